@@ -1,0 +1,24 @@
+//! The board: squares, bitboards, pieces, moves, attacks, positions, move generation and FEN.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod castling;
+pub mod chess_move;
+pub mod fen;
+pub mod magic;
+pub mod movegen;
+pub mod notation;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use castling::CastleSide;
+pub use chess_move::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use fen::FenError;
+pub use movegen::{MoveCounter, MoveSink};
+pub use notation::MoveParseError;
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{Position, State, START_FEN};
+pub use square::Square;

@@ -1,0 +1,411 @@
+//! Legal move generation: checkers, pin rays and attacked squares decide legality up front, so
+//! no move is generated and then tested.
+//!
+//! One generic generator serves every use: the move kinds (noisy = captures and queen
+//! promotions; quiet = the rest, underpromotions included) are const parameters, and the
+//! output goes to a [`MoveSink`]: a [`MoveList`], or a [`MoveCounter`] that counts whole target
+//! sets with a popcount (perft's bulk counting at the leaves).
+
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, piece_attacks,
+    rook_attacks,
+};
+use super::bitboard::Bitboard;
+use super::castling::{castle_destinations, CastleSide, CastlingSetup};
+use super::chess_move::{Move, MoveKind, MoveList};
+use super::piece::{Color, Piece, PieceKind};
+use super::position::Position;
+use super::square::Square;
+
+/// Receives generated moves. Bulk methods have per-move defaults; a counter overrides them.
+pub trait MoveSink {
+    /// Takes one move.
+    fn add(&mut self, mv: Move);
+
+    /// Takes a normal move from `from` to every square of `targets`.
+    #[inline(always)]
+    fn add_normal(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.add(Move::normal(from, to));
+        }
+    }
+
+    /// Takes a pawn move to every square of `targets`, each from `delta` squares behind it.
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i8) {
+        for to in targets {
+            self.add(Move::normal(to.offset(-delta), to));
+        }
+    }
+
+    /// Takes promotions onto every square of `targets` (from `delta` behind): to a queen if
+    /// `QUEEN`, to knight, rook and bishop if `UNDER`.
+    #[inline(always)]
+    fn add_promotions<const QUEEN: bool, const UNDER: bool>(
+        &mut self,
+        targets: Bitboard,
+        delta: i8,
+    ) {
+        for to in targets {
+            let from = to.offset(-delta);
+            if QUEEN {
+                self.add(Move::promotion(from, to, PieceKind::Queen));
+            }
+            if UNDER {
+                self.add(Move::promotion(from, to, PieceKind::Knight));
+                self.add(Move::promotion(from, to, PieceKind::Rook));
+                self.add(Move::promotion(from, to, PieceKind::Bishop));
+            }
+        }
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+/// Counts moves without building them: every target set is counted with one popcount.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn add(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn add_normal(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, targets: Bitboard, _delta: i8) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn add_promotions<const QUEEN: bool, const UNDER: bool>(
+        &mut self,
+        targets: Bitboard,
+        _delta: i8,
+    ) {
+        let per_square = u64::from(QUEEN) + 3 * u64::from(UNDER);
+        self.0 += per_square * u64::from(targets.count());
+    }
+}
+
+impl Position {
+    /// Every legal move.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<MoveList, true, true>(&mut list);
+        list
+    }
+
+    /// Appends the legal noisy moves: captures (en passant included) and queen promotions.
+    #[inline]
+    pub fn generate_noisy(&self, list: &mut MoveList) {
+        self.generate::<MoveList, true, false>(list);
+    }
+
+    /// Appends the legal quiet moves: non-captures, castling and underpromotions (capturing
+    /// underpromotions included).
+    #[inline]
+    pub fn generate_quiet(&self, list: &mut MoveList) {
+        self.generate::<MoveList, false, true>(list);
+    }
+
+    /// Appends every legal move.
+    #[inline]
+    pub fn generate_all(&self, list: &mut MoveList) {
+        self.generate::<MoveList, true, true>(list);
+    }
+
+    /// Number of legal moves, counted without generating them.
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = MoveCounter(0);
+        self.generate::<MoveCounter, true, true>(&mut counter);
+        counter.0
+    }
+
+    /// True if the side to move has a legal move.
+    #[inline]
+    pub fn has_legal_move(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    /// True if the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !self.has_legal_move()
+    }
+
+    /// True if the side to move is stalemated.
+    pub fn is_stalemate(&self) -> bool {
+        !self.in_check() && !self.has_legal_move()
+    }
+
+    /// The generator: legal moves of the kinds selected by `NOISY` and `QUIET` into `sink`.
+    #[inline(always)]
+    pub fn generate<S: MoveSink, const NOISY: bool, const QUIET: bool>(&self, sink: &mut S) {
+        let us = self.side_to_move();
+        let them = !us;
+        let ours = self.color_bb(us);
+        let theirs = self.color_bb(them);
+        let occupied = ours | theirs;
+        let king = self.king_square(us);
+        let checkers = self.checkers();
+
+        let kind_mask = match (NOISY, QUIET) {
+            (true, true) => !ours,
+            (true, false) => theirs,
+            (false, true) => !occupied,
+            (false, false) => Bitboard::EMPTY,
+        };
+        let danger = self.attacked_squares(them, occupied.without(king));
+        sink.add_normal(king, king_attacks(king) & kind_mask & !danger);
+        if checkers.more_than_one() {
+            return;
+        }
+
+        let check_mask = if checkers.any() {
+            between(king, checkers.lsb()) | checkers
+        } else {
+            Bitboard::FULL
+        };
+        let targets = kind_mask & check_mask;
+        let pinned = self.pinned();
+        let diagonal = self.diagonal_sliders(us);
+        let orthogonal = self.orthogonal_sliders(us);
+        let pawns = self.pieces_of(us, PieceKind::Pawn);
+
+        for from in self.pieces_of(us, PieceKind::Knight) & !pinned {
+            sink.add_normal(from, knight_attacks(from) & targets);
+        }
+        for from in diagonal & !pinned {
+            sink.add_normal(from, bishop_attacks(from, occupied) & targets);
+        }
+        for from in orthogonal & !pinned {
+            sink.add_normal(from, rook_attacks(from, occupied) & targets);
+        }
+        self.pawn_moves::<S, NOISY, QUIET>(sink, pawns & !pinned, check_mask);
+
+        // A pinned piece can never answer a check: it may only slide along its pin ray.
+        if checkers.is_empty() && pinned.any() {
+            for from in diagonal & pinned {
+                sink.add_normal(from, bishop_attacks(from, occupied) & targets & line(king, from));
+            }
+            for from in orthogonal & pinned {
+                sink.add_normal(from, rook_attacks(from, occupied) & targets & line(king, from));
+            }
+            for from in pawns & pinned {
+                self.pawn_moves::<S, NOISY, QUIET>(sink, Bitboard::from(from), line(king, from));
+            }
+        }
+
+        if NOISY {
+            if let Some(ep) = self.en_passant() {
+                let captured = ep.offset(-us.forward());
+                if checkers.is_empty() || checkers == Bitboard::from(captured) {
+                    for from in pawn_attacks(them, ep) & pawns {
+                        if self.en_passant_is_legal(from, ep) {
+                            sink.add(Move::en_passant(from, ep));
+                        }
+                    }
+                }
+            }
+        }
+
+        if QUIET && checkers.is_empty() {
+            for side in CastleSide::ALL {
+                if self.castling_is_legal(side, danger) {
+                    sink.add(Move::castling(king, self.castling_setup().rook_from(us, side)));
+                }
+            }
+        }
+    }
+
+    /// Pawn pushes, captures and promotions of `pawns`, landing only inside `mask`.
+    #[inline(always)]
+    fn pawn_moves<S: MoveSink, const NOISY: bool, const QUIET: bool>(
+        &self,
+        sink: &mut S,
+        pawns: Bitboard,
+        mask: Bitboard,
+    ) {
+        let us = self.side_to_move();
+        let up = us.forward();
+        let (up_west, up_east) = (up - 1, up + 1);
+        let empty = !self.occupied();
+        let enemies = self.color_bb(!us) & mask;
+        let seventh = Bitboard::rank(us.relative_rank(6));
+        let third = Bitboard::rank(us.relative_rank(2));
+        let promoting = pawns & seventh;
+        let others = pawns & !seventh;
+
+        if QUIET {
+            let single = others.shift(up) & empty;
+            let double = (single & third).shift(up) & empty;
+            sink.add_pawn_moves(single & mask, up);
+            sink.add_pawn_moves(double & mask, up + up);
+        }
+        if NOISY {
+            let west = (others & !Bitboard::FILE_A).shift(up_west) & enemies;
+            let east = (others & !Bitboard::FILE_H).shift(up_east) & enemies;
+            sink.add_pawn_moves(west, up_west);
+            sink.add_pawn_moves(east, up_east);
+        }
+        if promoting.any() {
+            let push = promoting.shift(up) & empty & mask;
+            let west = (promoting & !Bitboard::FILE_A).shift(up_west) & enemies;
+            let east = (promoting & !Bitboard::FILE_H).shift(up_east) & enemies;
+            sink.add_promotions::<NOISY, QUIET>(push, up);
+            sink.add_promotions::<NOISY, QUIET>(west, up_west);
+            sink.add_promotions::<NOISY, QUIET>(east, up_east);
+        }
+    }
+
+    /// True if the pawn on `from` may capture en passant on `ep` without exposing its king to a
+    /// slider (both pawns leave their squares, which the pin masks cannot see).
+    fn en_passant_is_legal(&self, from: Square, ep: Square) -> bool {
+        let us = self.side_to_move();
+        let them = !us;
+        let captured = ep.offset(-us.forward());
+        let king = self.king_square(us);
+        let occupied = (self.occupied().without(from).without(captured)).with(ep);
+        (rook_attacks(king, occupied) & self.orthogonal_sliders(them)).is_empty()
+            && (bishop_attacks(king, occupied) & self.diagonal_sliders(them)).is_empty()
+    }
+
+    /// True if the side to move, not in check, may castle to `side`, given `danger`: the
+    /// squares the opponent attacks with our king lifted off the board.
+    fn castling_is_legal(&self, side: CastleSide, danger: Bitboard) -> bool {
+        let us = self.side_to_move();
+        if !self.has_castling_right(us, side) {
+            return false;
+        }
+        let setup = self.castling_setup();
+        let rook = setup.rook_from(us, side);
+        let king = self.king_square(us);
+        let occupied = self.occupied();
+        if (occupied & setup.must_be_empty(us, side)).any()
+            || (danger & setup.king_path(us, side)).any()
+        {
+            return false;
+        }
+        // Chess960: the castling rook may have been shielding the king's destination along the
+        // back rank (e.g. rook b1, enemy queen a1, king castles to c1).
+        let (king_to, _) = castle_destinations(us, side);
+        let without_both = occupied.without(rook).without(king);
+        (rook_attacks(king_to, without_both) & self.orthogonal_sliders(!us)).is_empty()
+    }
+
+    /// True if `mv` could be played here ignoring whether it leaves the own king in check
+    /// (castling is checked completely). Validates moves from the hash table and killer slots.
+    pub fn is_pseudo_legal(&self, mv: Move) -> bool {
+        if mv.is_none() {
+            return false;
+        }
+        let us = self.side_to_move();
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
+        if piece.color != us {
+            return false;
+        }
+        let last_rank = us.relative_rank(7);
+        match mv.kind() {
+            MoveKind::Castling => {
+                let side = CastlingSetup::side_of(from, to);
+                piece.kind == PieceKind::King
+                    && !self.in_check()
+                    && self.castling_setup().rook_from(us, side) == to
+                    && self.piece_at(to) == Some(Piece::new(us, PieceKind::Rook))
+                    && self.castling_is_legal(
+                        side,
+                        self.attacked_squares(!us, self.occupied().without(from)),
+                    )
+            }
+            MoveKind::EnPassant => {
+                piece.kind == PieceKind::Pawn
+                    && self.en_passant() == Some(to)
+                    && pawn_attacks(us, from).contains(to)
+            }
+            MoveKind::Promotion => {
+                piece.kind == PieceKind::Pawn
+                    && to.rank() == last_rank
+                    && self.pawn_can_reach(from, to)
+            }
+            MoveKind::Normal => {
+                if piece.kind == PieceKind::Pawn {
+                    to.rank() != last_rank && self.pawn_can_reach(from, to)
+                } else {
+                    !self.color_bb(us).contains(to)
+                        && piece_attacks(piece.kind, from, self.occupied()).contains(to)
+                }
+            }
+        }
+    }
+
+    /// Pawn geometry: a push to an empty square, a double push from the start rank through an
+    /// empty square, or a diagonal capture of an enemy piece.
+    fn pawn_can_reach(&self, from: Square, to: Square) -> bool {
+        let us = self.side_to_move();
+        let occupied = self.occupied();
+        if pawn_attacks(us, from).contains(to) {
+            return self.color_bb(!us).contains(to);
+        }
+        let up = us.forward();
+        let one = from.offset(up);
+        if to == one {
+            return !occupied.contains(to);
+        }
+        from.rank() == us.relative_rank(1)
+            && to == one.offset(up)
+            && !occupied.contains(one)
+            && !occupied.contains(to)
+    }
+
+    /// True if `mv` is legal here (any 16-bit value is accepted and checked).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if !self.is_pseudo_legal(mv) {
+            return false;
+        }
+        let us = self.side_to_move();
+        let (from, to) = (mv.from(), mv.to());
+        match mv.kind() {
+            MoveKind::Castling => true,
+            MoveKind::EnPassant => {
+                let checkers = self.checkers();
+                let captured = to.offset(-us.forward());
+                (checkers.is_empty() || checkers == Bitboard::from(captured))
+                    && self.en_passant_is_legal(from, to)
+            }
+            MoveKind::Normal | MoveKind::Promotion => {
+                let king = self.king_square(us);
+                if from == king {
+                    return !self.is_attacked_by(to, !us, self.occupied().without(from));
+                }
+                let checkers = self.checkers();
+                if checkers.more_than_one() {
+                    return false;
+                }
+                if checkers.any() && !(between(king, checkers.lsb()) | checkers).contains(to) {
+                    return false;
+                }
+                !self.pinned().contains(from) || line(king, from).contains(to)
+            }
+        }
+    }
+
+    /// True if `color`'s king would be attacked: convenience for tests and assertions.
+    pub fn king_attacked(&self, color: Color) -> bool {
+        self.is_attacked_by(self.king_square(color), !color, self.occupied())
+    }
+}

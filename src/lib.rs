@@ -1,0 +1,4 @@
+//! Betacut: a bitboard chess engine for XBoard/WinBoard.
+
+pub mod board;
+pub mod tools;

@@ -1,0 +1,3 @@
+//! Tools built into the binary: perft and friends.
+
+pub mod perft;
