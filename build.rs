@@ -31,7 +31,10 @@ fn main() {
         }
         out.push_str("];\n");
     }
-    let _ = writeln!(out, "/// Shared attack table: bishop squares first, then rook squares.");
+    let _ = writeln!(
+        out,
+        "/// Shared attack table: bishop squares first, then rook squares."
+    );
     let _ = writeln!(out, "pub static SLIDER_ATTACKS: [u64; {}] = [", table.len());
     for chunk in table.chunks(8) {
         out.push_str("   ");

@@ -1,4 +1,9 @@
 //! Betacut: a bitboard chess engine for XBoard/WinBoard.
+//!
+//! Data flows one way: `protocol` -> `search` -> `eval` / `board`. The board knows nothing of
+//! the search, the search nothing of the protocol.
 
 pub mod board;
+pub mod eval;
+pub mod search;
 pub mod tools;

@@ -45,13 +45,19 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 split.iter().map(|(_, n)| n).sum()
             };
             let secs = start.elapsed().as_secs_f64();
-            println!("nodes {nodes} time {secs:.3} s {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6);
+            println!(
+                "nodes {nodes} time {secs:.3} s {:.1} Mnps",
+                nodes as f64 / secs.max(1e-9) / 1e6
+            );
             Ok(ExitCode::SUCCESS)
         }
         "perft-suite" => {
             let path = rest.first().ok_or("perft-suite needs a file")?;
             let max_depth = match flag_value(&rest[1..], "--max-depth") {
-                Some(v) => Some(v.parse::<u32>().map_err(|_| format!("bad --max-depth {v:?}"))?),
+                Some(v) => Some(
+                    v.parse::<u32>()
+                        .map_err(|_| format!("bad --max-depth {v:?}"))?,
+                ),
                 None => None,
             };
             let entries = perft::load_suite(Path::new(path)).map_err(|e| e.to_string())?;
@@ -59,7 +65,10 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             let summary = perft::run_suite(&entries, max_depth, |entry, depth, found| {
                 let ok = entry.counts.iter().any(|&(d, n)| d == depth && n == found);
                 if !ok {
-                    println!("MISMATCH line {} D{depth}: found {found} | {}", entry.line, entry.fen);
+                    println!(
+                        "MISMATCH line {} D{depth}: found {found} | {}",
+                        entry.line, entry.fen
+                    );
                 }
             });
             let secs = start.elapsed().as_secs_f64();
@@ -74,7 +83,11 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 summary.nodes,
                 summary.nodes as f64 / secs.max(1e-9) / 1e6
             );
-            Ok(if summary.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            Ok(if summary.failures.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         other => Err(format!("unknown command {other:?}")),
     }
@@ -82,7 +95,8 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
 
 fn parse_depth(arg: Option<&String>) -> Result<u32, String> {
     let text = arg.ok_or("missing depth")?;
-    text.parse::<u32>().map_err(|_| format!("bad depth {text:?}"))
+    text.parse::<u32>()
+        .map_err(|_| format!("bad depth {text:?}"))
 }
 
 /// The value after `flag`, if present.

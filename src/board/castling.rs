@@ -74,12 +74,10 @@ impl CastlingSetup {
         let rook_span = between(rook, rook_to) | Bitboard::from(rook_to);
         self.rook_from[index] = rook;
         self.king_from[color.index()] = king;
-        self.must_be_empty[index] = (king_span | rook_span)
-            .without(king)
-            .without(rook);
+        self.must_be_empty[index] = (king_span | rook_span).without(king).without(rook);
         self.king_path[index] = king_span.without(king);
-        self.guarded_rights[king.index()] |= right_bit(color, CastleSide::Short)
-            | right_bit(color, CastleSide::Long);
+        self.guarded_rights[king.index()] |=
+            right_bit(color, CastleSide::Short) | right_bit(color, CastleSide::Long);
         self.guarded_rights[rook.index()] |= right_bit(color, side);
     }
 

@@ -248,12 +248,14 @@ fn parse_castling(pos: &Position, field: &str) -> Result<(u8, CastlingSetup, boo
         let back_rank = color.relative_rank(0);
         let king = pos.king_square(color);
         if king.rank() != back_rank {
-            return Err(bad("a side with castling rights has its king off its back rank"));
+            return Err(bad(
+                "a side with castling rights has its king off its back rank",
+            ));
         }
         let rooks = pos.pieces_of(color, PieceKind::Rook) & Bitboard::rank(back_rank);
         let rook = match c.to_ascii_lowercase() {
             'k' => rooks.filter(|r| r.file() > king.file()).last(),
-            'q' => rooks.filter(|r| r.file() < king.file()).next(),
+            'q' => rooks.clone().find(|r| r.file() < king.file()),
             letter @ 'a'..='h' => {
                 chess960 = true;
                 let sq = Square::new(letter as u8 - b'a', back_rank);
@@ -377,7 +379,7 @@ mod tests {
                 "rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1",
                 FenError::PawnOnBackRank("h8".into()),
             ),
-            ("4k3/8/8/8/8/8/8/4K2Q w - - 0 1", FenError::OpponentInCheck),
+            ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", FenError::OpponentInCheck),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
                 FenError::BadHalfmoveClock("x".into()),
@@ -388,7 +390,11 @@ mod tests {
             ),
         ];
         for (fen, expected) in cases {
-            assert_eq!(Position::from_fen(fen).err().as_ref(), Some(expected), "{fen}");
+            assert_eq!(
+                Position::from_fen(fen).err().as_ref(),
+                Some(expected),
+                "{fen}"
+            );
         }
     }
 

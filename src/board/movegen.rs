@@ -98,6 +98,12 @@ impl MoveSink for MoveCounter {
     }
 }
 
+/// Both castling-right bits of `color`.
+#[inline(always)]
+fn castling_rights_of(color: Color) -> u8 {
+    0b11 << (2 * color.index())
+}
+
 impl Position {
     /// Every legal move.
     #[inline]
@@ -167,8 +173,15 @@ impl Position {
             (false, true) => !occupied,
             (false, false) => Bitboard::EMPTY,
         };
-        let danger = self.attacked_squares(them, occupied.without(king));
-        sink.add_normal(king, king_attacks(king) & kind_mask & !danger);
+        // King moves: each destination is tested with the king lifted off the board, so a
+        // slider checking along a line still covers the square behind the king. (Cheaper than
+        // building the whole enemy attack map: a king rarely has more than a few targets.)
+        let without_king = occupied.without(king);
+        for to in king_attacks(king) & kind_mask {
+            if !self.is_attacked_by(to, them, without_king) {
+                sink.add(Move::normal(king, to));
+            }
+        }
         if checkers.more_than_one() {
             return;
         }
@@ -198,10 +211,16 @@ impl Position {
         // A pinned piece can never answer a check: it may only slide along its pin ray.
         if checkers.is_empty() && pinned.any() {
             for from in diagonal & pinned {
-                sink.add_normal(from, bishop_attacks(from, occupied) & targets & line(king, from));
+                sink.add_normal(
+                    from,
+                    bishop_attacks(from, occupied) & targets & line(king, from),
+                );
             }
             for from in orthogonal & pinned {
-                sink.add_normal(from, rook_attacks(from, occupied) & targets & line(king, from));
+                sink.add_normal(
+                    from,
+                    rook_attacks(from, occupied) & targets & line(king, from),
+                );
             }
             for from in pawns & pinned {
                 self.pawn_moves::<S, NOISY, QUIET>(sink, Bitboard::from(from), line(king, from));
@@ -221,10 +240,13 @@ impl Position {
             }
         }
 
-        if QUIET && checkers.is_empty() {
+        if QUIET && checkers.is_empty() && self.castling_rights() & castling_rights_of(us) != 0 {
             for side in CastleSide::ALL {
-                if self.castling_is_legal(side, danger) {
-                    sink.add(Move::castling(king, self.castling_setup().rook_from(us, side)));
+                if self.castling_is_legal(side) {
+                    sink.add(Move::castling(
+                        king,
+                        self.castling_setup().rook_from(us, side),
+                    ));
                 }
             }
         }
@@ -282,9 +304,9 @@ impl Position {
             && (bishop_attacks(king, occupied) & self.diagonal_sliders(them)).is_empty()
     }
 
-    /// True if the side to move, not in check, may castle to `side`, given `danger`: the
-    /// squares the opponent attacks with our king lifted off the board.
-    fn castling_is_legal(&self, side: CastleSide, danger: Bitboard) -> bool {
+    /// True if the side to move, not in check, may castle to `side`.
+    #[inline]
+    fn castling_is_legal(&self, side: CastleSide) -> bool {
         let us = self.side_to_move();
         if !self.has_castling_right(us, side) {
             return false;
@@ -293,9 +315,13 @@ impl Position {
         let rook = setup.rook_from(us, side);
         let king = self.king_square(us);
         let occupied = self.occupied();
-        if (occupied & setup.must_be_empty(us, side)).any()
-            || (danger & setup.king_path(us, side)).any()
-        {
+        if (occupied & setup.must_be_empty(us, side)).any() {
+            return false;
+        }
+        // The king is not in check, so no enemy line runs through its square: the squares on
+        // its way can be tested with the current occupancy.
+        let mut path = setup.king_path(us, side);
+        if Iterator::any(&mut path, |sq| self.is_attacked_by(sq, !us, occupied)) {
             return false;
         }
         // Chess960: the castling rook may have been shielding the king's destination along the
@@ -327,10 +353,7 @@ impl Position {
                     && !self.in_check()
                     && self.castling_setup().rook_from(us, side) == to
                     && self.piece_at(to) == Some(Piece::new(us, PieceKind::Rook))
-                    && self.castling_is_legal(
-                        side,
-                        self.attacked_squares(!us, self.occupied().without(from)),
-                    )
+                    && self.castling_is_legal(side)
             }
             MoveKind::EnPassant => {
                 piece.kind == PieceKind::Pawn

@@ -109,8 +109,7 @@ impl Position {
         // Promotion suffix: "=Q" or "Q" after the destination square.
         let mut promotion = None;
         if let Some(&last) = chars.last() {
-            if let Some(kind) = PieceKind::from_letter(last).filter(|_| last.is_ascii_uppercase())
-            {
+            if let Some(kind) = PieceKind::from_letter(last).filter(|_| last.is_ascii_uppercase()) {
                 if chars.len() >= 3 && !matches!(kind, PieceKind::Pawn | PieceKind::King) {
                     promotion = Some(kind);
                     chars.pop();
@@ -245,7 +244,11 @@ fn looks_like_coordinate(text: &str) -> bool {
     let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
     match b.len() {
         4 => square(b[0], b[1]) && square(b[2], b[3]),
-        5 | 6 => square(b[0], b[1]) && square(b[2], b[3]) && b[4..].iter().all(|c| c.is_ascii_alphabetic() || *c == b'='),
+        5 | 6 => {
+            square(b[0], b[1])
+                && square(b[2], b[3])
+                && b[4..].iter().all(|c| c.is_ascii_alphabetic() || *c == b'=')
+        }
         _ => false,
     }
 }
@@ -294,7 +297,10 @@ mod tests {
         let mate = p.parse_move("e1e8").unwrap_or(Move::NONE);
         assert_eq!(p.move_to_san(mate), "Re8#");
         assert_eq!(p.parse_san("Re8#"), Ok(mate));
-        assert!(matches!(p.parse_san("Rd1"), Err(MoveParseError::Ambiguous(_))));
+        assert!(matches!(
+            p.parse_san("Rd1"),
+            Err(MoveParseError::Ambiguous(_))
+        ));
     }
 
     #[test]
@@ -307,6 +313,9 @@ mod tests {
         assert_eq!(promo.promotion_kind(), Some(PieceKind::Queen));
         assert_eq!(p.move_to_san(promo), "bxa8=Q+");
         assert_eq!(p.parse_san("bxa8Q"), Ok(promo));
-        assert_eq!(p.parse_san("b8=N").map(|m| m.promotion_kind()), Ok(Some(PieceKind::Knight)));
+        assert_eq!(
+            p.parse_san("b8=N").map(|m| m.promotion_kind()),
+            Ok(Some(PieceKind::Knight))
+        );
     }
 }

@@ -1,9 +1,7 @@
 //! The position: piece placement, side to move, castling, en passant, clocks, Zobrist keys, and
 //! make/unmake with an undo stack.
 
-use super::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
-};
+use super::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use super::bitboard::Bitboard;
 use super::castling::{castle_destinations, right_bit, CastleSide, CastlingSetup};
 use super::chess_move::{Move, MoveKind};
@@ -259,8 +257,9 @@ impl Position {
     /// Every square attacked by `by`'s pieces, given the occupancy `occupied`.
     #[inline]
     pub fn attacked_squares(&self, by: Color, occupied: Bitboard) -> Bitboard {
-        let mut attacked = super::attacks::pawn_attacks_bulk(by, self.pieces_of(by, PieceKind::Pawn))
-            | king_attacks(self.king_square(by));
+        let mut attacked =
+            super::attacks::pawn_attacks_bulk(by, self.pieces_of(by, PieceKind::Pawn))
+                | king_attacks(self.king_square(by));
         for sq in self.pieces_of(by, PieceKind::Knight) {
             attacked |= knight_attacks(sq);
         }
@@ -504,8 +503,8 @@ impl Position {
         }
         self.side = them;
         self.state.key = key;
-        self.state.checkers = self.attackers_to(self.king_square(them), self.occupied())
-            & self.by_color[us.index()];
+        self.state.checkers =
+            self.attackers_to(self.king_square(them), self.occupied()) & self.by_color[us.index()];
     }
 
     /// Takes back `mv`, which must be the last move made.

@@ -102,7 +102,12 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", file_char(self.file()), (b'1' + self.rank()) as char)
+        write!(
+            f,
+            "{}{}",
+            file_char(self.file()),
+            (b'1' + self.rank()) as char
+        )
     }
 }
 

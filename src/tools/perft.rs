@@ -224,7 +224,9 @@ mod tests {
     #[test]
     fn suite_lines_parse_and_bad_lines_are_reported() {
         let parsed = parse_suite("8/8/8/8/8/8/8/K1k5 w - - 0 1 ;D1 3 ;D2 9\n\n# comment\n");
-        assert!(parsed.as_ref().is_ok_and(|e| e.len() == 1 && e[0].counts == [(1, 3), (2, 9)]));
+        assert!(parsed
+            .as_ref()
+            .is_ok_and(|e| e.len() == 1 && e[0].counts == [(1, 3), (2, 9)]));
         assert!(matches!(
             parse_suite("8/8/8/8/8/8/8/K1k5 w - - 0 1 ;X1 3"),
             Err(SuiteError::BadLine { line: 1, .. })

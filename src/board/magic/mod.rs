@@ -52,14 +52,20 @@ mod tests {
     fn baked_tables_match_the_finder() {
         let (bishops, rooks) = finder::find_all(finder::MAGIC_SEED);
         for sq in 0..64 {
-            for (found, baked) in [(&bishops[sq], &BISHOP_MAGICS[sq]), (&rooks[sq], &ROOK_MAGICS[sq])] {
+            for (found, baked) in [
+                (&bishops[sq], &BISHOP_MAGICS[sq]),
+                (&rooks[sq], &ROOK_MAGICS[sq]),
+            ] {
                 assert_eq!(
                     (found.mask, found.magic, found.shift, found.offset),
                     (baked.mask, baked.magic, baked.shift, baked.offset)
                 );
             }
         }
-        assert_eq!(finder::build_table(&bishops, &rooks), SLIDER_ATTACKS.to_vec());
+        assert_eq!(
+            finder::build_table(&bishops, &rooks),
+            SLIDER_ATTACKS.to_vec()
+        );
     }
 
     /// Lookups agree with ray walking for random occupancies on every square.

@@ -1,0 +1,102 @@
+//! The shared control block of a running search: how the protocol thread stops it, tells it
+//! about a ponder hit, and reads its progress, without locks.
+
+use crate::board::Move;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Shared between the thread that runs a search and the threads that watch or stop it.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    /// Milliseconds after `started` at which a ponder hit arrived (`u64::MAX`: none yet).
+    ponderhit_ms: AtomicU64,
+    nodes: AtomicU64,
+    depth: AtomicU32,
+    root_index: AtomicU32,
+    root_total: AtomicU32,
+    root_move: AtomicU16,
+    started: Instant,
+}
+
+impl SearchControl {
+    /// A fresh control block; `pondering` says whether the search starts as a ponder search.
+    pub fn new(pondering: bool) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            ponderhit_ms: AtomicU64::new(u64::MAX),
+            nodes: AtomicU64::new(0),
+            depth: AtomicU32::new(0),
+            root_index: AtomicU32::new(0),
+            root_total: AtomicU32::new(0),
+            root_move: AtomicU16::new(0),
+            started: Instant::now(),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible; it still returns its best move.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// True once a stop was requested (or the search stopped itself).
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// True while the search ponders (its time limits wait for [`SearchControl::ponderhit`]).
+    #[inline]
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal timed search
+    /// whose clock starts now.
+    pub fn ponderhit(&self) {
+        let ms = self.started.elapsed().as_millis() as u64;
+        self.ponderhit_ms.store(ms, Ordering::Release);
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    /// When the search's own clock started: at creation, or at the ponder hit.
+    pub fn clock_start(&self) -> Instant {
+        match self.ponderhit_ms.load(Ordering::Acquire) {
+            u64::MAX => self.started,
+            ms => self.started + std::time::Duration::from_millis(ms),
+        }
+    }
+
+    /// When the search was started.
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// Publishes progress (called by the search every few thousand nodes and per root move).
+    pub fn publish(&self, nodes: u64, depth: u32, root_index: u32, root_total: u32, mv: Move) {
+        self.nodes.store(nodes, Ordering::Relaxed);
+        self.depth.store(depth, Ordering::Relaxed);
+        self.root_index.store(root_index, Ordering::Relaxed);
+        self.root_total.store(root_total, Ordering::Relaxed);
+        self.root_move.store(mv.raw(), Ordering::Relaxed);
+    }
+
+    /// Publishes the node count alone.
+    #[inline]
+    pub fn publish_nodes(&self, nodes: u64) {
+        self.nodes.store(nodes, Ordering::Relaxed);
+    }
+
+    /// Latest progress: (nodes, depth, root move index (1-based), root moves, current root move).
+    pub fn progress(&self) -> (u64, u32, u32, u32, Move) {
+        (
+            self.nodes.load(Ordering::Relaxed),
+            self.depth.load(Ordering::Relaxed),
+            self.root_index.load(Ordering::Relaxed),
+            self.root_total.load(Ordering::Relaxed),
+            Move::from_raw(self.root_move.load(Ordering::Relaxed)),
+        )
+    }
+}
