@@ -60,6 +60,7 @@ pub struct SearchResult {
 pub struct Searcher {
     hash_mb: usize,
     threads: usize,
+    random: bool,
 }
 
 /// How often (in nodes) the search looks at the clock and the stop flag.
@@ -82,6 +83,7 @@ impl Searcher {
         Searcher {
             hash_mb,
             threads: 1,
+            random: false,
         }
     }
 
@@ -98,6 +100,11 @@ impl Searcher {
     /// Number of search threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// XBoard `random`: when on, evaluations get a small per-game random offset so games vary.
+    pub fn set_random(&mut self, enabled: bool) {
+        self.random = enabled;
     }
 
     /// Forgets everything learnt (new game).
