@@ -8,6 +8,8 @@ use super::chess_move::{Move, MoveKind};
 use super::piece::{Color, Piece, PieceKind};
 use super::square::Square;
 use super::zobrist;
+use crate::eval::packed::S;
+use crate::eval::psq;
 
 /// The part of a position that make/unmake saves and restores wholesale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +30,8 @@ pub struct State {
     pub captured: Option<Piece>,
     /// Plies since the last null move (repetitions are not looked for across a null move).
     pub plies_from_null: u32,
+    /// Sum of material and piece-square values, from White's view (kept incrementally).
+    pub psq: S,
 }
 
 /// A chess position with its game history (the undo stack).
@@ -68,6 +72,7 @@ impl Position {
                 halfmove_clock: 0,
                 captured: None,
                 plies_from_null: 0,
+                psq: S::ZERO,
             },
             castling: CastlingSetup::default(),
             chess960: false,
@@ -151,6 +156,12 @@ impl Position {
     #[inline]
     pub fn pawn_key(&self) -> u64 {
         self.state.pawn_key
+    }
+
+    /// Material plus piece-square sum from White's view, kept up to date by make/unmake.
+    #[inline]
+    pub fn psq(&self) -> S {
+        self.state.psq
     }
 
     /// Pieces giving check to the side to move.
@@ -358,6 +369,7 @@ impl Position {
     pub(crate) fn setup_finish(&mut self) {
         self.state.key = self.compute_key();
         self.state.pawn_key = self.compute_pawn_key();
+        self.state.psq = self.compute_psq();
         self.state.checkers = self.compute_checkers();
         self.state.captured = None;
         self.state.plies_from_null = 0;
@@ -393,6 +405,17 @@ impl Position {
             }
         }
         key
+    }
+
+    /// The material plus piece-square sum computed from scratch.
+    pub fn compute_psq(&self) -> S {
+        let mut sum = S::ZERO;
+        for sq in self.occupied() {
+            if let Some(piece) = self.piece_at(sq) {
+                sum += psq::value(piece, sq);
+            }
+        }
+        sum
     }
 
     /// Pieces giving check to the side to move, computed from scratch.
@@ -442,6 +465,9 @@ impl Position {
                     ^ zobrist::piece_key(moving, king_to)
                     ^ zobrist::piece_key(rook, to)
                     ^ zobrist::piece_key(rook, rook_to);
+                self.state.psq += psq::value(moving, king_to) - psq::value(moving, from)
+                    + psq::value(rook, rook_to)
+                    - psq::value(rook, to);
             }
             kind => {
                 if kind == MoveKind::EnPassant {
@@ -451,12 +477,14 @@ impl Position {
                     let pk = zobrist::piece_key(pawn, captured_sq);
                     key ^= pk;
                     self.state.pawn_key ^= pk;
+                    self.state.psq -= psq::value(pawn, captured_sq);
                     self.state.captured = Some(pawn);
                     self.state.halfmove_clock = 0;
                 } else if let Some(captured) = self.mailbox[to.index()] {
                     self.take_piece(captured, to);
                     let ck = zobrist::piece_key(captured, to);
                     key ^= ck;
+                    self.state.psq -= psq::value(captured, to);
                     if captured.kind == PieceKind::Pawn {
                         self.state.pawn_key ^= ck;
                     }
@@ -470,10 +498,12 @@ impl Position {
                     let pk = zobrist::piece_key(moving, from);
                     key ^= pk ^ zobrist::piece_key(new_piece, to);
                     self.state.pawn_key ^= pk;
+                    self.state.psq += psq::value(new_piece, to) - psq::value(moving, from);
                 } else {
                     self.shift_piece(moving, from, to);
                     let mk = zobrist::piece_key(moving, from) ^ zobrist::piece_key(moving, to);
                     key ^= mk;
+                    self.state.psq += psq::value(moving, to) - psq::value(moving, from);
                     if moving.kind == PieceKind::Pawn {
                         self.state.pawn_key ^= mk;
                     }

@@ -1,17 +1,15 @@
-//! Static evaluation: a score in centipawns from the side to move's view.
+//! Static evaluation: a tapered (middlegame/endgame) score in centipawns from the side to
+//! move's view. Material and piece-square values are kept incrementally by the position; the
+//! other terms are computed here, pawn structure through a per-thread pawn cache.
 
-use crate::board::{Color, PieceKind, Position};
+pub mod evaluate;
+pub mod masks;
+pub mod packed;
+pub mod params;
+pub mod pawns;
+pub mod psq;
+pub mod trace;
+pub mod weights;
 
-/// Material values in centipawns, pawn to king.
-pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
-
-/// Evaluates `pos` from the side to move's point of view.
-pub fn evaluate(pos: &Position) -> i32 {
-    let mut white = 0;
-    for kind in PieceKind::ALL {
-        let v = PIECE_VALUES[kind.index()];
-        white += v * pos.pieces_of(Color::White, kind).count() as i32;
-        white -= v * pos.pieces_of(Color::Black, kind).count() as i32;
-    }
-    white * pos.side_to_move().sign()
-}
+pub use evaluate::{evaluate, evaluate_traced, game_phase};
+pub use pawns::PawnCache;

@@ -75,6 +75,7 @@ struct Run<'a> {
     stopped: bool,
     pv: [[Move; MAX_PLY]; MAX_PLY],
     pv_len: [usize; MAX_PLY],
+    pawns: eval::PawnCache,
 }
 
 impl Searcher {
@@ -128,6 +129,7 @@ impl Searcher {
             stopped: false,
             pv: [[Move::NONE; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
+            pawns: eval::PawnCache::new(),
         };
         let root_moves: Vec<Move> = pos
             .legal_moves()
@@ -305,7 +307,7 @@ impl Run<'_> {
         if self.check_stop() {
             return 0;
         }
-        let stand_pat = eval::evaluate(pos);
+        let stand_pat = eval::evaluate(pos, &mut self.pawns);
         if stand_pat >= beta || ply >= MAX_PLY - 1 {
             return stand_pat;
         }
@@ -338,7 +340,7 @@ fn order(pos: &Position, moves: &MoveList) -> MoveList {
         .map(|&m| {
             let victim = pos
                 .piece_at(m.to())
-                .map_or(0, |p| eval::PIECE_VALUES[p.kind.index()]);
+                .map_or(0, |p| [100, 320, 330, 500, 900, 0][p.kind.index()]);
             (victim, m)
         })
         .collect();
