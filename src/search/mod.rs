@@ -1,11 +1,17 @@
-//! The search: iterative deepening alpha-beta over the board, driven through a small
-//! interface (limits in, progress reports and a result out, a shared control block to stop it).
+//! The search: iterative deepening principal-variation alpha-beta with a shared transposition
+//! table, driven through a small interface (limits in, progress reports and a result out, a
+//! shared control block to stop it).
 
 pub mod control;
+pub mod history;
 pub mod limits;
+pub mod picker;
 pub mod score;
 pub mod searcher;
+pub mod see;
 pub mod time;
+pub mod tt;
+mod worker;
 
 pub use control::SearchControl;
 pub use limits::{Clock, SearchLimits};

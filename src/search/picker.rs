@@ -1,0 +1,340 @@
+//! Staged move picker: hands out moves best-first and generates lazily, so a cutoff by the
+//! hash move or a good capture costs no quiet-move generation.
+//!
+//! Main search: TT move -> winning/equal captures and queen promotions (MVV-LVA, checked by
+//! SEE) -> killer 1 -> killer 2 -> counter move -> quiet moves by history -> losing captures.
+//! Quiescence: TT move -> winning/equal captures only (or every evasion when in check).
+
+use super::history::History;
+use super::see::{see_ge, SEE_VALUES};
+use crate::board::{Move, MoveKind, MoveList, PieceKind, Position, MAX_MOVES};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    TtMove,
+    GenerateNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    GenerateQuiet,
+    Quiet,
+    BadNoisy,
+    GenerateEvasions,
+    Evasions,
+    Done,
+}
+
+/// Ordering score of the TT move's rivals in evasions: captures first.
+const CAPTURE_BASE: i32 = 1 << 20;
+
+/// True if `mv` is a capture or a queen promotion (the picker's "noisy" moves).
+#[inline]
+pub fn is_noisy(pos: &Position, mv: Move) -> bool {
+    match mv.kind() {
+        MoveKind::EnPassant => true,
+        MoveKind::Castling => false,
+        MoveKind::Promotion => {
+            mv.promotion_kind() == Some(PieceKind::Queen) || pos.piece_at(mv.to()).is_some()
+        }
+        MoveKind::Normal => pos.piece_at(mv.to()).is_some(),
+    }
+}
+
+/// Most valuable victim, least valuable attacker; queen promotions rank with queen captures.
+#[inline]
+fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+    let victim = match mv.kind() {
+        MoveKind::EnPassant => SEE_VALUES[0],
+        _ => pos
+            .piece_at(mv.to())
+            .map_or(0, |p| SEE_VALUES[p.kind.index()]),
+    };
+    let promotion = match mv.promotion_kind() {
+        Some(PieceKind::Queen) => SEE_VALUES[PieceKind::Queen.index()],
+        _ => 0,
+    };
+    let attacker = pos.piece_at(mv.from()).map_or(0, |p| p.kind.index() as i32);
+    (victim + promotion) * 8 - attacker
+}
+
+/// Hands out the moves of one node in stages.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+    noisy_end: usize,
+    bad_count: usize,
+    skip_quiets: bool,
+    quiescence: bool,
+}
+
+impl MovePicker {
+    /// Picker for a main-search node.
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+        MovePicker {
+            stage: Stage::TtMove,
+            tt_move: if pos.is_legal(tt_move) {
+                tt_move
+            } else {
+                Move::NONE
+            },
+            killers,
+            counter,
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+            noisy_end: 0,
+            bad_count: 0,
+            skip_quiets: false,
+            quiescence: false,
+        }
+    }
+
+    /// Picker for a quiescence node: good captures only, or every evasion when in check.
+    pub fn quiescence(pos: &Position, tt_move: Move) -> MovePicker {
+        let in_check = pos.in_check();
+        let usable = pos.is_legal(tt_move) && (in_check || is_noisy(pos, tt_move));
+        MovePicker {
+            stage: Stage::TtMove,
+            tt_move: if usable { tt_move } else { Move::NONE },
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+            noisy_end: 0,
+            bad_count: 0,
+            skip_quiets: true,
+            quiescence: true,
+        }
+    }
+
+    /// From now on, hand out no more quiet moves (late-move and futility pruning).
+    #[inline]
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// Takes the best-scored move among `self.next..end` and advances.
+    #[inline]
+    fn select_best(&mut self, end: usize) -> Move {
+        let mut best = self.next;
+        for i in self.next + 1..end {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let moves = self.moves.as_mut_slice();
+        moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let mv = moves[self.next];
+        self.next += 1;
+        mv
+    }
+
+    fn is_special(&self, mv: Move) -> bool {
+        mv == self.tt_move || mv == self.killers[0] || mv == self.killers[1] || mv == self.counter
+    }
+
+    /// The next move, or `None` when the node's moves are exhausted.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = if self.quiescence && pos.in_check() {
+                        Stage::GenerateEvasions
+                    } else {
+                        Stage::GenerateNoisy
+                    };
+                    if !self.tt_move.is_none() {
+                        return Some(self.tt_move);
+                    }
+                }
+                Stage::GenerateNoisy => {
+                    pos.generate_noisy(&mut self.moves);
+                    self.noisy_end = self.moves.len();
+                    for i in 0..self.noisy_end {
+                        self.scores[i] = mvv_lva(pos, self.moves.as_slice()[i]);
+                    }
+                    self.next = 0;
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => {
+                    while self.next < self.noisy_end {
+                        let mv = self.select_best(self.noisy_end);
+                        if mv == self.tt_move {
+                            continue;
+                        }
+                        if see_ge(pos, mv, 0) {
+                            return Some(mv);
+                        }
+                        // Losing capture: park it at the front (those slots are used up).
+                        if !self.quiescence {
+                            let bad = self.bad_count;
+                            self.moves.as_mut_slice()[bad] = mv;
+                            self.bad_count += 1;
+                        }
+                    }
+                    self.stage = if self.quiescence {
+                        Stage::Done
+                    } else {
+                        Stage::Killer1
+                    };
+                }
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let (mv, next_stage) = match self.stage {
+                        Stage::Killer1 => (self.killers[0], Stage::Killer2),
+                        Stage::Killer2 => (self.killers[1], Stage::Counter),
+                        _ => (self.counter, Stage::GenerateQuiet),
+                    };
+                    self.stage = next_stage;
+                    let duplicate = mv == self.tt_move
+                        || (next_stage == Stage::Counter && mv == self.killers[0])
+                        || (next_stage == Stage::GenerateQuiet
+                            && (mv == self.killers[0] || mv == self.killers[1]));
+                    if !self.skip_quiets
+                        && !mv.is_none()
+                        && !duplicate
+                        && !is_noisy(pos, mv)
+                        && pos.is_legal(mv)
+                    {
+                        return Some(mv);
+                    }
+                }
+                Stage::GenerateQuiet => {
+                    self.stage = Stage::Quiet;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    let start = self.moves.len();
+                    pos.generate_quiet(&mut self.moves);
+                    let side = pos.side_to_move();
+                    for i in start..self.moves.len() {
+                        self.scores[i] = history.quiet_score(side, self.moves.as_slice()[i]);
+                    }
+                    self.next = start;
+                }
+                Stage::Quiet => {
+                    while !self.skip_quiets && self.next < self.moves.len() {
+                        let mv = self.select_best(self.moves.len());
+                        if !self.is_special(mv) {
+                            return Some(mv);
+                        }
+                    }
+                    self.stage = Stage::BadNoisy;
+                    self.next = 0;
+                }
+                Stage::BadNoisy => {
+                    if self.next < self.bad_count {
+                        let mv = self.moves.as_slice()[self.next];
+                        self.next += 1;
+                        return Some(mv);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenerateEvasions => {
+                    pos.generate_all(&mut self.moves);
+                    let side = pos.side_to_move();
+                    for i in 0..self.moves.len() {
+                        let mv = self.moves.as_slice()[i];
+                        self.scores[i] = if is_noisy(pos, mv) {
+                            CAPTURE_BASE + mvv_lva(pos, mv)
+                        } else {
+                            history.quiet_score(side, mv)
+                        };
+                    }
+                    self.next = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => {
+                    while self.next < self.moves.len() {
+                        let mv = self.select_best(self.moves.len());
+                        if mv != self.tt_move {
+                            return Some(mv);
+                        }
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn all_picked(pos: &Position, tt: Move, killers: [Move; 2], counter: Move) -> Vec<Move> {
+        let history = History::new();
+        let mut picker = MovePicker::new(pos, tt, killers, counter);
+        let mut out = Vec::new();
+        while let Some(mv) = picker.next(pos, &history) {
+            out.push(mv);
+        }
+        out
+    }
+
+    #[test]
+    fn every_legal_move_exactly_once_whatever_the_hints() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
+            let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+            let bogus = Move::from_raw(0x0FFF);
+            let hints = [
+                (Move::NONE, [Move::NONE; 2], Move::NONE),
+                (legal[0], [legal[1], legal[2]], legal[3]),
+                (legal[5], [legal[5], bogus], legal[1]),
+                (
+                    bogus,
+                    [bogus, legal[legal.len() - 1]],
+                    legal[legal.len() - 1],
+                ),
+            ];
+            for (tt, killers, counter) in hints {
+                let picked = all_picked(&pos, tt, killers, counter);
+                let set: HashSet<Move> = picked.iter().copied().collect();
+                assert_eq!(picked.len(), set.len(), "duplicates in {fen}");
+                assert_eq!(set, legal.iter().copied().collect(), "{fen}");
+                if pos.is_legal(tt) {
+                    assert_eq!(picked[0], tt);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn quiescence_gives_good_captures_or_all_evasions() {
+        let pos = Position::from_fen("4k3/8/2p5/3p4/4P3/8/3Q4/4K3 w - - 0 1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let history = History::new();
+        let mut picker = MovePicker::quiescence(&pos, Move::NONE);
+        let mut picked = Vec::new();
+        while let Some(mv) = picker.next(&pos, &history) {
+            picked.push(mv);
+        }
+        // exd5 wins a pawn (cxd5 recaptures pawn for pawn); Qxd5 would lose the queen.
+        assert_eq!(picked.len(), 1);
+        assert_eq!(pos.move_to_coordinate(picked[0]), "e4d5");
+
+        let check =
+            Position::from_fen("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
+        let mut picker = MovePicker::quiescence(&check, Move::NONE);
+        let mut n = 0;
+        while picker.next(&check, &history).is_some() {
+            n += 1;
+        }
+        assert_eq!(n as u64, check.count_legal_moves());
+    }
+}

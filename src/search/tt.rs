@@ -1,0 +1,257 @@
+//! Transposition table: buckets of four entries (one cache line), shared lock-free between
+//! search threads. Each entry stores its key XORed with its data, so a torn write from another
+//! thread is seen as a miss rather than as wrong data.
+
+use crate::board::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Bound type of a stored or reported score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score.
+    Exact,
+    /// The true score is at least this (fail high).
+    Lower,
+    /// The true score is at most this (fail low).
+    Upper,
+}
+
+impl Bound {
+    fn to_bits(self) -> u64 {
+        match self {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
+    }
+
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits & 3 {
+            1 => Some(Bound::Exact),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Upper),
+            _ => None,
+        }
+    }
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// Best (or refuting) move, possibly [`Move::NONE`]; must be validated before use.
+    pub mv: Move,
+    /// Score in table form (mate scores relative to the stored node).
+    pub score: i32,
+    /// Static evaluation of the position.
+    pub eval: i32,
+    /// Depth the score was searched to.
+    pub depth: i32,
+    /// Bound type of the score.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; 4],
+}
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+impl std::fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TranspositionTable({} buckets)", self.buckets.len())
+    }
+}
+
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+
+// Data word: move 0-15, score 16-31, eval 32-47, depth 48-55, bound 56-57, age 58-63.
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    u64::from(mv.raw())
+        | u64::from(score as i16 as u16) << 16
+        | u64::from(eval as i16 as u16) << 32
+        | u64::from(depth.clamp(-1, 250) as i8 as u8) << 48
+        | bound.to_bits() << 56
+        | u64::from(age & 63) << 58
+}
+
+fn unpack_depth(data: u64) -> i32 {
+    (data >> 48) as u8 as i8 as i32
+}
+
+fn unpack_age(data: u64) -> u8 {
+    (data >> 58) as u8 & 63
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MiB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let count = (megabytes.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        for bucket in &mut self.buckets {
+            for slot in &mut bucket.slots {
+                *slot.check.get_mut() = 0;
+                *slot.data.get_mut() = 0;
+            }
+        }
+        *self.age.get_mut() = 0;
+    }
+
+    /// Marks the start of a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let age = self.age.load(Ordering::Relaxed);
+        self.age.store(age.wrapping_add(1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto any table size without a modulo.
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key {
+                let bound = Bound::from_bits(data >> 56)?;
+                return Some(TtEntry {
+                    mv: Move::from_raw(data as u16),
+                    score: (data >> 16) as u16 as i16 as i32,
+                    eval: (data >> 32) as u16 as i16 as i32,
+                    depth: unpack_depth(data),
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result. `score` must already be in table form.
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            let slot_key = slot.check.load(Ordering::Relaxed) ^ data;
+            if slot_key == key {
+                // Same position: keep a deeper non-exact result unless ours is exact or close.
+                let old_depth = unpack_depth(data);
+                if bound != Bound::Exact && depth + 3 < old_depth && unpack_age(data) == age {
+                    return;
+                }
+                let mv = if mv.is_none() {
+                    Move::from_raw(data as u16)
+                } else {
+                    mv
+                };
+                let new = pack(mv, score, eval, depth, bound, age);
+                slot.check.store(key ^ new, Ordering::Relaxed);
+                slot.data.store(new, Ordering::Relaxed);
+                return;
+            }
+            let stale = i32::from(age.wrapping_sub(unpack_age(data)) & 63);
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                unpack_depth(data) - 8 * stale
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, age);
+        victim.check.store(key ^ new, Ordering::Relaxed);
+        victim.data.store(new, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for slot in &bucket.slots {
+                let data = slot.data.load(Ordering::Relaxed);
+                if data != 0 && unpack_age(data) == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::normal(Square::E1, Square::E8);
+        tt.store(0xDEAD_BEEF, mv, -31_990, 25, 7, Bound::Lower);
+        let entry = tt.probe(0xDEAD_BEEF);
+        assert_eq!(
+            entry,
+            Some(TtEntry {
+                mv,
+                score: -31_990,
+                eval: 25,
+                depth: 7,
+                bound: Bound::Lower
+            })
+        );
+        assert_eq!(tt.probe(0xDEAD_BEEE), None);
+    }
+
+    #[test]
+    fn keeps_the_move_when_a_result_without_one_arrives() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::normal(Square::A1, Square::H8);
+        tt.store(42, mv, 10, 0, 5, Bound::Exact);
+        tt.store(42, Move::NONE, 20, 0, 6, Bound::Upper);
+        assert_eq!(tt.probe(42).map(|e| (e.mv, e.score)), Some((mv, 20)));
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_its_shallowest_entry() {
+        let mut tt = TranspositionTable::new(1);
+        tt.clear();
+        // Keys that land in bucket 0: the high bits decide the bucket.
+        let keys: Vec<u64> = (1..=5u64).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, Move::NONE, 0, 0, 10 - i as i32, Bound::Exact);
+        }
+        // Depths 10, 9, 8, 7 were stored; the fifth (depth 6) replaced the shallowest (7).
+        assert!(tt.probe(1).is_some());
+        assert!(tt.probe(4).is_none());
+        assert!(tt.probe(5).is_some());
+    }
+}

@@ -1,0 +1,702 @@
+//! One search thread: iterative deepening with aspiration windows over a fail-soft principal
+//! variation search, with quiescence search at the leaves.
+
+use super::control::SearchControl;
+use super::history::{history_bonus, History};
+use super::limits::SearchLimits;
+use super::picker::{is_noisy, MovePicker};
+use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use super::see::{gain_of, see_ge};
+use super::time::TimeBudget;
+use super::tt::{Bound, TranspositionTable};
+use crate::board::{Move, Piece, Position};
+use crate::eval::{evaluate, PawnCache};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// How often (in nodes) a thread looks at the clock and the stop flags.
+const CHECK_INTERVAL: u64 = 2048;
+/// Static evaluation placeholder for nodes in check.
+const NO_EVAL: i32 = -INFINITE;
+
+/// What every thread of one search shares.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    pub limits: &'a SearchLimits,
+    pub budget: Option<TimeBudget>,
+    /// Set by the main thread when the search is over (stops the helpers).
+    pub abort: &'a AtomicBool,
+    /// Node counts of every thread, published periodically.
+    pub thread_nodes: &'a [AtomicU64],
+    /// Per-game seed of the evaluation noise (XBoard `random`), if on.
+    pub random_seed: Option<u64>,
+}
+
+impl Shared<'_> {
+    /// Nodes searched by all threads (helpers' counts lag by up to one check interval).
+    pub fn total_nodes(&self) -> u64 {
+        self.thread_nodes
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+/// One completed iteration.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Iteration {
+    pub depth: u32,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    eval: i32,
+    mv: Move,
+    piece: Option<Piece>,
+}
+
+const EMPTY_FRAME: Frame = Frame {
+    eval: NO_EVAL,
+    mv: Move::NONE,
+    piece: None,
+};
+
+/// A search thread's private state; kept between searches so histories carry over.
+pub(crate) struct Worker {
+    pub id: usize,
+    pub pos: Position,
+    pub history: History,
+    pub pawns: PawnCache,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub root_moves: Vec<Move>,
+    pub completed: Option<Iteration>,
+    stack: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    stopped: bool,
+    iteration_depth: u32,
+    reductions: Box<[[i32; 64]; 64]>,
+}
+
+/// Late-move reductions by depth and move number: logarithmic in both.
+fn reduction_table() -> Box<[[i32; 64]; 64]> {
+    let mut table = Box::new([[0i32; 64]; 64]);
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (moves, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (depth as f64).ln() * (moves as f64).ln() / 2.4) as i32;
+        }
+    }
+    table
+}
+
+impl Worker {
+    /// A fresh worker for thread `id`.
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            id,
+            pos: Position::startpos(),
+            history: History::new(),
+            pawns: PawnCache::new(),
+            nodes: 0,
+            seldepth: 0,
+            root_moves: Vec::new(),
+            completed: None,
+            stack: vec![EMPTY_FRAME; MAX_PLY + 4],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 2],
+            stopped: false,
+            iteration_depth: 0,
+            reductions: reduction_table(),
+        }
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.pawns.clear();
+    }
+
+    /// Prepares a search of `pos` over `root_moves`.
+    pub fn prepare(&mut self, pos: &Position, root_moves: &[Move]) {
+        self.pos = pos.clone();
+        self.root_moves = root_moves.to_vec();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.completed = None;
+        self.stopped = false;
+        self.history.clear_killers();
+        self.stack.fill(EMPTY_FRAME);
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Runs iterative deepening until a limit or a stop; the main thread reports each
+    /// iteration and decides when to stop.
+    pub fn iterate(&mut self, sh: &Shared, report: &mut dyn FnMut(&Iteration, u32, u64)) {
+        let max_depth = sh
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 2)
+            .clamp(1, MAX_PLY as u32 - 2);
+        let mut score = 0;
+        let mut stable_iterations = 0u32;
+        for depth in 1..=max_depth {
+            self.iteration_depth = depth;
+            self.seldepth = 0;
+            let mut delta = 16;
+            let (mut alpha, mut beta) = if depth >= 5 {
+                (score - delta, score + delta)
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            loop {
+                let result = self.search(sh, depth as i32, 0, alpha, beta, true, false);
+                if self.stopped {
+                    break;
+                }
+                if result <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (result - delta).max(-INFINITE);
+                } else if result >= beta {
+                    beta = (result + delta).min(INFINITE);
+                } else {
+                    score = result;
+                    break;
+                }
+                delta += delta / 2;
+            }
+            if self.stopped {
+                break;
+            }
+            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            let previous_best = self.completed.as_ref().and_then(|c| c.pv.first().copied());
+            if previous_best.is_some() && previous_best == pv.first().copied() {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
+            let iteration = Iteration { depth, score, pv };
+            if self.is_main() {
+                sh.thread_nodes[0].store(self.nodes, Ordering::Relaxed);
+                report(&iteration, self.seldepth as u32, sh.total_nodes());
+            }
+            self.completed = Some(iteration);
+            if self.is_main() && self.iteration_should_stop(sh, depth, score, stable_iterations) {
+                break;
+            }
+        }
+        if self.is_main() {
+            // A ponder search that ran out of depth waits for the ponder hit or a stop, so the
+            // protocol never receives a result while the opponent is still thinking.
+            while sh.control.is_pondering() && !sh.control.is_stopped() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            sh.abort.store(true, Ordering::Relaxed);
+        }
+        sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// After an iteration: stop for a found mate, an only move, or the soft time limit
+    /// (stretched when the best move keeps changing, shortened when it is stable).
+    fn iteration_should_stop(&self, sh: &Shared, depth: u32, score: i32, stable: u32) -> bool {
+        let timed = !sh.limits.infinite && !sh.control.is_pondering();
+        if !timed {
+            return false;
+        }
+        if score::is_mate(score) && depth as i32 >= (MATE - score.abs()) + 4 {
+            return true;
+        }
+        let Some(budget) = sh.budget else {
+            return false;
+        };
+        if self.root_moves.len() == 1 {
+            return true;
+        }
+        let factor = match stable {
+            0 => 1.5,
+            1 => 1.1,
+            2 | 3 => 0.9,
+            _ => 0.6,
+        };
+        let soft = budget.soft.mul_f64(factor).min(budget.hard);
+        self.elapsed(sh) >= soft.mul_f64(0.6)
+    }
+
+    fn elapsed(&self, sh: &Shared) -> Duration {
+        match sh.limits.nps {
+            Some(nps) if nps > 0 => Duration::from_secs_f64(sh.total_nodes() as f64 / nps as f64),
+            _ => sh.control.clock_start().elapsed(),
+        }
+    }
+
+    /// Polls the stop conditions every [`CHECK_INTERVAL`] nodes.
+    #[inline]
+    fn check_stop(&mut self, sh: &Shared) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if !self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            return false;
+        }
+        sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        // The first iteration always completes, so there is always a move to play.
+        if self.iteration_depth <= 1 {
+            return false;
+        }
+        if sh.abort.load(Ordering::Relaxed) || sh.control.is_stopped() {
+            self.stopped = true;
+        } else if self.is_main() {
+            sh.control.publish_nodes(sh.total_nodes());
+            if sh.limits.nodes.is_some_and(|n| self.nodes >= n) {
+                self.stopped = true;
+            }
+            let timed = !sh.limits.infinite && !sh.control.is_pondering();
+            if timed && sh.budget.is_some_and(|b| self.elapsed(sh) >= b.hard) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn static_eval(&mut self, sh: &Shared) -> i32 {
+        let eval = evaluate(&self.pos, &mut self.pawns);
+        match sh.random_seed {
+            Some(seed) => {
+                let mixed = (self.pos.key() ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                eval + (mixed >> 59) as i32 - 16
+            }
+            None => eval,
+        }
+    }
+
+    fn is_draw(&self) -> bool {
+        self.pos.is_repetition()
+            || self.pos.is_fifty_move_draw()
+            || self.pos.has_insufficient_material()
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = mv;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    #[inline]
+    fn make(&mut self, ply: usize, mv: Move) {
+        self.stack[ply].mv = mv;
+        self.stack[ply].piece = self.pos.piece_at(mv.from());
+        self.pos.make_move(mv);
+        self.nodes += 1;
+    }
+
+    /// The alpha-beta search of one node (fail-soft; PV nodes have an open window).
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        sh: &Shared,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> i32 {
+        let root = ply == 0;
+        let in_check = self.pos.in_check();
+        if depth <= 0 && !in_check {
+            return self.quiescence(sh, ply, alpha, beta, pv_node);
+        }
+        depth = depth.max(1);
+        self.pv_len[ply] = 0;
+        if self.check_stop(sh) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        if !root {
+            if self.is_draw() {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { DRAW } else { self.static_eval(sh) };
+            }
+            // Mate-distance pruning: no line from here can beat a mate already found closer
+            // to the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = self.pos.key();
+        let entry = sh.tt.probe(key);
+        let tt_move = entry.map_or(Move::NONE, |e| e.mv);
+        let tt_move = if root && !self.root_moves.contains(&tt_move) {
+            Move::NONE
+        } else {
+            tt_move
+        };
+        if let Some(e) = entry {
+            let tt_score = score::from_table(e.score, ply);
+            if !pv_node && e.depth >= depth {
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => tt_score >= beta,
+                    Bound::Upper => tt_score <= alpha,
+                };
+                if usable {
+                    return tt_score;
+                }
+            }
+        }
+
+        // Static evaluation, refined by the table's score when its bound points the right way.
+        let eval = if in_check {
+            NO_EVAL
+        } else {
+            let raw = match entry {
+                Some(e) if e.eval != NO_EVAL && e.eval.abs() < MATE_BOUND => e.eval,
+                _ => self.static_eval(sh),
+            };
+            match entry {
+                Some(e) => {
+                    let tt_score = score::from_table(e.score, ply);
+                    let better = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => tt_score > raw,
+                        Bound::Upper => tt_score < raw,
+                    };
+                    if better && !score::is_mate(tt_score) {
+                        tt_score
+                    } else {
+                        raw
+                    }
+                }
+                None => raw,
+            }
+        };
+        self.stack[ply].eval = eval;
+        let improving = !in_check
+            && ply >= 2
+            && (self.stack[ply - 2].eval == NO_EVAL || eval > self.stack[ply - 2].eval);
+
+        let us = self.pos.side_to_move();
+        if !pv_node && !in_check && !score::is_mate(beta) {
+            // Reverse futility: far above beta near the leaves, assume it holds.
+            if depth <= 8 && eval - 75 * (depth - i32::from(improving)) >= beta {
+                return (eval + beta) / 2;
+            }
+            // Null move: give the opponent a free move; if we still beat beta, prune.
+            let previous_was_null = ply > 0 && self.stack[ply - 1].mv.is_none();
+            if depth >= 3
+                && eval >= beta
+                && !previous_was_null
+                && self.pos.has_non_pawn_material(us)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply].mv = Move::NONE;
+                self.stack[ply].piece = None;
+                self.pos.make_null();
+                self.nodes += 1;
+                let null_score =
+                    -self.search(sh, depth - r, ply + 1, -beta, -beta + 1, false, !cut_node);
+                self.pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if null_score >= beta {
+                    return if score::is_mate(null_score) {
+                        beta
+                    } else {
+                        null_score
+                    };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move, this node is probably not worth
+        // the full depth yet.
+        if depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let killers = self.history.killers(ply);
+        let (prev_move, prev_piece) = if ply > 0 {
+            (self.stack[ply - 1].mv, self.stack[ply - 1].piece)
+        } else {
+            (Move::NONE, None)
+        };
+        let counter = self.history.counter(prev_piece, prev_move);
+        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter);
+
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut moves_searched = 0usize;
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut quiets_count = 0usize;
+
+        while let Some(mv) = picker.next(&self.pos, &self.history) {
+            if root && !self.root_moves.contains(&mv) {
+                continue;
+            }
+            let quiet = !is_noisy(&self.pos, mv);
+            let history_score = if quiet {
+                self.history.quiet_score(us, mv)
+            } else {
+                0
+            };
+            let losing_capture = !quiet && !see_ge(&self.pos, mv, 0);
+
+            // Pruning of late or hopeless moves once a move has been searched.
+            if !root && best_score > -MATE_BOUND && self.pos.has_non_pawn_material(us) {
+                if quiet {
+                    let late = (3 + depth * depth) / (2 - i32::from(improving));
+                    if depth <= 7 && moves_searched as i32 >= late {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if !in_check && depth <= 7 && eval + 90 + 80 * depth <= alpha {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
+                        continue;
+                    }
+                } else if depth <= 6 && !see_ge(&self.pos, mv, -90 * depth) {
+                    continue;
+                }
+            }
+
+            if root && self.is_main() {
+                sh.control.publish(
+                    sh.total_nodes(),
+                    self.iteration_depth,
+                    moves_searched as u32 + 1,
+                    self.root_moves.len() as u32,
+                    mv,
+                );
+            }
+
+            self.make(ply, mv);
+            moves_searched += 1;
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+
+            let mut score;
+            if moves_searched == 1 {
+                score = -self.search(sh, new_depth, ply + 1, -beta, -alpha, pv_node, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && moves_searched > 1 + usize::from(pv_node) {
+                    if quiet {
+                        r = self.reductions[depth.min(63) as usize][moves_searched.min(63)];
+                        r -= i32::from(pv_node);
+                        r += i32::from(!improving);
+                        r += i32::from(cut_node);
+                        r -= i32::from(gives_check);
+                        r -= i32::from(mv == killers[0] || mv == killers[1] || mv == counter);
+                        r -= history_score / 6_000;
+                    } else {
+                        // Losing captures come after the quiets: reduce them a little.
+                        r = i32::from(losing_capture);
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(sh, new_depth - r, ply + 1, -alpha - 1, -alpha, false, true);
+                if score > alpha && r > 0 {
+                    score =
+                        -self.search(sh, new_depth, ply + 1, -alpha - 1, -alpha, false, !cut_node);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(sh, new_depth, ply + 1, -beta, -alpha, true, false);
+                }
+            }
+            self.pos.unmake_move(mv);
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet && quiets_count < quiets_tried.len() {
+                quiets_tried[quiets_count] = mv;
+                quiets_count += 1;
+            }
+        }
+
+        if moves_searched == 0 {
+            // No legal move (root moves are never all excluded: the searcher checks).
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+
+        if best_score >= beta && !is_noisy(&self.pos, best_move) {
+            let bonus = history_bonus(depth);
+            self.history.update_quiet(us, best_move, bonus);
+            for &tried in &quiets_tried[..quiets_count] {
+                if tried != best_move {
+                    self.history.update_quiet(us, tried, -bonus);
+                }
+            }
+            self.history.store_killer(ply, best_move);
+            self.history.store_counter(prev_piece, prev_move, best_move);
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if pv_node && !best_move.is_none() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { NO_EVAL } else { eval };
+        sh.tt.store(
+            key,
+            best_move,
+            score::to_table(best_score, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Quiescence search: captures (and queen promotions) until the position is quiet; every
+    /// evasion when in check.
+    fn quiescence(
+        &mut self,
+        sh: &Shared,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.check_stop(sh) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.is_fifty_move_draw() || self.pos.has_insufficient_material() {
+            return DRAW;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.static_eval(sh) };
+        }
+
+        let key = self.pos.key();
+        let entry = sh.tt.probe(key);
+        if let Some(e) = entry {
+            let tt_score = score::from_table(e.score, ply);
+            if !pv_node {
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => tt_score >= beta,
+                    Bound::Upper => tt_score <= alpha,
+                };
+                if usable {
+                    return tt_score;
+                }
+            }
+        }
+
+        let stand_pat = if in_check {
+            NO_EVAL
+        } else {
+            match entry {
+                Some(e) if e.eval != NO_EVAL && e.eval.abs() < MATE_BOUND => e.eval,
+                _ => self.static_eval(sh),
+            }
+        };
+        let mut best_score = if in_check {
+            -MATE + ply as i32
+        } else {
+            stand_pat
+        };
+        if !in_check {
+            if stand_pat >= beta {
+                if entry.is_none() {
+                    sh.tt.store(
+                        key,
+                        Move::NONE,
+                        score::to_table(stand_pat, ply),
+                        stand_pat,
+                        0,
+                        Bound::Lower,
+                    );
+                }
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+        }
+
+        let tt_move = entry.map_or(Move::NONE, |e| e.mv);
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move);
+        let mut best_move = Move::NONE;
+        while let Some(mv) = picker.next(&self.pos, &self.history) {
+            // Delta pruning: even winning this material cannot lift us to alpha.
+            if !in_check
+                && mv.promotion_kind().is_none()
+                && stand_pat + gain_of(&self.pos, mv) + 200 <= alpha
+            {
+                continue;
+            }
+            self.stack[ply].mv = mv;
+            self.stack[ply].piece = self.pos.piece_at(mv.from());
+            self.pos.make_move(mv);
+            self.nodes += 1;
+            let score = -self.quiescence(sh, ply + 1, -beta, -alpha, pv_node);
+            self.pos.unmake_move(mv);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        sh.tt.store(
+            key,
+            best_move,
+            score::to_table(best_score, ply),
+            if in_check { NO_EVAL } else { stand_pat },
+            0,
+            bound,
+        );
+        best_score
+    }
+}
