@@ -1,5 +1,8 @@
-//! Tools built into the binary: perft, bench, EPD suites and friends.
+//! Tools built into the binary: perft, bench, EPD suites, tuning-data generation and the
+//! Texel tuner.
 
 pub mod bench;
+pub mod datagen;
 pub mod epd;
 pub mod perft;
+pub mod tuner;
