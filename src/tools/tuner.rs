@@ -14,7 +14,7 @@ use crate::eval::evaluate::{MAX_PHASE, NORMAL_SCALE};
 use crate::eval::params::{NUM_PARAMS, SECTIONS};
 use crate::eval::trace::FeatureTrace;
 use crate::eval::weights::WEIGHTS;
-use crate::eval::{evaluate_traced, PawnCache};
+use crate::eval::evaluate_traced;
 use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
@@ -351,7 +351,7 @@ pub fn weights_source(weights: &[(f64, f64)], header: &str) -> String {
 mod tests {
     use super::*;
     use crate::board::Color;
-    use crate::eval::evaluate;
+    use crate::eval::{evaluate, PawnCache};
 
     const SAMPLE: &str = "\
 r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 | 0.5
