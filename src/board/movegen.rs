@@ -339,6 +339,17 @@ impl Position {
         }
         let us = self.side_to_move();
         let (from, to) = (mv.from(), mv.to());
+        // Only promotions carry a promotion piece: any other kind with those bits set is no move
+        // the generator makes (it would compare unequal to the generated move).
+        let canonical = match mv.kind() {
+            MoveKind::Normal => Move::normal(from, to),
+            MoveKind::EnPassant => Move::en_passant(from, to),
+            MoveKind::Castling => Move::castling(from, to),
+            MoveKind::Promotion => mv,
+        };
+        if mv != canonical {
+            return false;
+        }
         let Some(piece) = self.piece_at(from) else {
             return false;
         };
