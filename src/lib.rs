@@ -5,5 +5,6 @@
 
 pub mod board;
 pub mod eval;
+pub mod protocol;
 pub mod search;
 pub mod tools;

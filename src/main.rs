@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "usage:
-  betacut                                  XBoard (CECP v2) protocol on stdin/stdout
+  betacut [xboard]                         XBoard (CECP v2) protocol on stdin/stdout
+  betacut --version                        print name and version
   betacut perft <depth> [--fen FEN]        count leaf nodes, print time and Mnps
   betacut divide <depth> [--fen FEN]       perft split by root move
   betacut perft-suite <file.epd> [--max-depth N]
@@ -26,10 +27,23 @@ fn main() -> ExitCode {
 
 fn run(args: &[String]) -> Result<ExitCode, String> {
     let Some(command) = args.first() else {
-        return Err("the protocol loop is not built yet".into());
+        betacut::protocol::run_stdio();
+        return Ok(ExitCode::SUCCESS);
     };
     let rest = &args[1..];
     match command.as_str() {
+        "xboard" if rest.is_empty() => {
+            betacut::protocol::run_stdio();
+            Ok(ExitCode::SUCCESS)
+        }
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        "-v" | "--version" | "version" => {
+            println!("{}", betacut::protocol::features::engine_name());
+            Ok(ExitCode::SUCCESS)
+        }
         "perft" | "divide" => {
             let depth = parse_depth(rest.first())?;
             let mut pos = position_option(&rest[1..])?;

@@ -1,0 +1,349 @@
+//! Time controls as XBoard sets them (`level MPS BASE INC`, `st TIME`) and the engine's game
+//! clock between `time` commands.
+
+use crate::search::Clock;
+use std::time::Duration;
+use thiserror::Error;
+
+/// Longest time value accepted anywhere (about 115 days): keeps all clock arithmetic far from
+/// overflow.
+const MAX_SECONDS: f64 = 1e7;
+
+/// A malformed time value.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TimeError {
+    /// Not a non-negative decimal number of seconds.
+    #[error("bad time {0:?}")]
+    BadSeconds(String),
+    /// The base time of `level` is not `MIN`, `MIN.FRACTION` or `MIN:SEC`.
+    #[error("bad base time {0:?}")]
+    BadBase(String),
+    /// The moves-per-session count of `level` is not a number.
+    #[error("bad moves per session {0:?}")]
+    BadMoves(String),
+    /// `level` needs exactly three arguments.
+    #[error("level needs MPS BASE INC")]
+    LevelArguments,
+}
+
+/// `level MPS BASE INC`: `moves` per session (0 = the whole game), `base` time per session,
+/// `increment` added after every move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// Moves per session; 0 means one session for the whole game (incremental or sudden death).
+    pub moves: u32,
+    /// Time for a session.
+    pub base: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+/// Parses the three arguments of `level`. BASE is minutes (`5`, `0.5`) or minutes and seconds
+/// (`0:30`); characters after that are ignored, as the protocol asks. INC is seconds (`0.05`).
+pub fn parse_level(args: &[&str]) -> Result<Level, TimeError> {
+    let [moves, base, increment] = args else {
+        return Err(TimeError::LevelArguments);
+    };
+    let moves = moves
+        .parse::<u32>()
+        .map_err(|_| TimeError::BadMoves(moves.to_string()))?;
+    Ok(Level {
+        moves,
+        base: parse_base(base)?,
+        increment: parse_seconds(increment)?,
+    })
+}
+
+/// Parses a non-negative decimal number of seconds (`30`, `0.05`).
+pub fn parse_seconds(text: &str) -> Result<Duration, TimeError> {
+    let bad = || TimeError::BadSeconds(text.to_string());
+    if decimal_prefix(text) != text.len() {
+        return Err(bad());
+    }
+    seconds(text).ok_or_else(bad)
+}
+
+/// Length of the leading `DIGITS[.DIGITS]` part of `text` (0 if it does not start with one).
+fn decimal_prefix(text: &str) -> usize {
+    let b = text.as_bytes();
+    let int = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if int == 0 {
+        return 0;
+    }
+    if b.get(int) == Some(&b'.') {
+        let frac = b[int + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if frac > 0 {
+            return int + 1 + frac;
+        }
+    }
+    int
+}
+
+/// Seconds from a string already known to be `DIGITS[.DIGITS]`.
+fn seconds(text: &str) -> Option<Duration> {
+    let value = text.parse::<f64>().ok()?;
+    (value.is_finite() && (0.0..=MAX_SECONDS).contains(&value))
+        .then(|| Duration::from_secs_f64(value))
+}
+
+fn parse_base(text: &str) -> Result<Duration, TimeError> {
+    let bad = || TimeError::BadBase(text.to_string());
+    let min_len = decimal_prefix(text);
+    if min_len == 0 {
+        return Err(bad());
+    }
+    let minutes = seconds(&text[..min_len]).ok_or_else(bad)?;
+    let mut total = minutes.checked_mul(60).ok_or_else(bad)?;
+    if let Some(after) = text[min_len..].strip_prefix(':') {
+        let sec_len = decimal_prefix(after);
+        if sec_len > 0 {
+            total += seconds(&after[..sec_len]).ok_or_else(bad)?;
+        }
+    }
+    if total.as_secs_f64() > MAX_SECONDS {
+        return Err(bad());
+    }
+    Ok(total)
+}
+
+/// How the engine's time is limited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A game clock (`level`): conventional or incremental.
+    Level(Level),
+    /// At most this long for every move (`st`); unused time does not carry over.
+    PerMove(Duration),
+}
+
+impl Default for TimeControl {
+    /// 40 moves in 5 minutes, for a person who starts playing without setting a time control.
+    fn default() -> TimeControl {
+        TimeControl::Level(Level {
+            moves: 40,
+            base: Duration::from_secs(300),
+            increment: Duration::ZERO,
+        })
+    }
+}
+
+/// The engine's and the opponent's clocks: set by `time`/`otim`, and kept up to date by the
+/// engine itself (time used, increment, new session) for interfaces that do not send them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameClock {
+    control: TimeControl,
+    engine_ms: i64,
+    opponent_ms: i64,
+}
+
+impl Default for GameClock {
+    fn default() -> GameClock {
+        GameClock::new(TimeControl::default())
+    }
+}
+
+impl GameClock {
+    /// Clocks at the start of a game under `control`.
+    pub fn new(control: TimeControl) -> GameClock {
+        let mut clock = GameClock {
+            control,
+            engine_ms: 0,
+            opponent_ms: 0,
+        };
+        clock.reset();
+        clock
+    }
+
+    /// The time control in force.
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
+    /// Sets a new time control and resets both clocks to its start.
+    pub fn set_control(&mut self, control: TimeControl) {
+        self.control = control;
+        self.reset();
+    }
+
+    /// Both clocks back to the start of a game.
+    pub fn reset(&mut self) {
+        let base = match self.control {
+            TimeControl::Level(level) => duration_ms(level.base),
+            TimeControl::PerMove(_) => 0,
+        };
+        self.engine_ms = base;
+        self.opponent_ms = base;
+    }
+
+    /// `time N`: the engine's clock in centiseconds (may be negative).
+    pub fn set_engine_centis(&mut self, centis: i64) {
+        self.engine_ms = centis.saturating_mul(10);
+    }
+
+    /// `otim N`: the opponent's clock in centiseconds.
+    pub fn set_opponent_centis(&mut self, centis: i64) {
+        self.opponent_ms = centis.saturating_mul(10);
+    }
+
+    /// Time left on the engine's clock (zero when it has run out).
+    pub fn engine_remaining(&self) -> Duration {
+        Duration::from_millis(self.engine_ms.max(0) as u64)
+    }
+
+    /// Time left on the opponent's clock (zero when it has run out).
+    pub fn opponent_remaining(&self) -> Duration {
+        Duration::from_millis(self.opponent_ms.max(0) as u64)
+    }
+
+    /// Moves to make before the next session, when `moves_made` moves of the engine's colour
+    /// have been played (`None` in sudden death, incremental and per-move controls).
+    pub fn moves_to_go(&self, moves_made: usize) -> Option<u32> {
+        match self.control {
+            TimeControl::Level(level) if level.moves > 0 => {
+                let done = (moves_made % level.moves as usize) as u32;
+                Some(level.moves - done)
+            }
+            _ => None,
+        }
+    }
+
+    /// The search limits for the next move: a per-move time (`st`) or a game clock.
+    pub fn limits(&self, moves_made: usize) -> (Option<Duration>, Option<Clock>) {
+        match self.control {
+            TimeControl::PerMove(time) => (Some(time), None),
+            TimeControl::Level(level) => (
+                None,
+                Some(Clock {
+                    remaining: self.engine_remaining(),
+                    increment: level.increment,
+                    moves_to_go: self.moves_to_go(moves_made),
+                }),
+            ),
+        }
+    }
+
+    /// Takes `used` off the engine's clock (thinking interrupted by `pause`).
+    pub fn spend_engine(&mut self, used: Duration) {
+        self.engine_ms = self.engine_ms.saturating_sub(duration_ms(used));
+    }
+
+    /// Books an engine move that took `used`, after which the engine's colour has made
+    /// `moves_made` moves: time off, increment on, and a new session's time when one starts.
+    pub fn charge_engine(&mut self, used: Duration, moves_made: usize) {
+        if let TimeControl::Level(level) = self.control {
+            self.engine_ms = self
+                .engine_ms
+                .saturating_sub(duration_ms(used))
+                .saturating_add(duration_ms(level.increment));
+            if level.moves > 0 && moves_made > 0 && moves_made.is_multiple_of(level.moves as usize)
+            {
+                self.engine_ms = self.engine_ms.saturating_add(duration_ms(level.base));
+            }
+        }
+    }
+}
+
+fn duration_ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level(args: &str) -> Result<Level, TimeError> {
+        parse_level(&args.split_whitespace().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn level_forms() {
+        assert_eq!(
+            level("40 5 0"),
+            Ok(Level {
+                moves: 40,
+                base: Duration::from_secs(300),
+                increment: Duration::ZERO
+            })
+        );
+        assert_eq!(
+            level("40 0:30 0").map(|l| l.base),
+            Ok(Duration::from_secs(30))
+        );
+        assert_eq!(
+            level("0 2 12").map(|l| (l.moves, l.base, l.increment)),
+            Ok((0, Duration::from_secs(120), Duration::from_secs(12)))
+        );
+        assert_eq!(
+            level("0 0:01 0.01").map(|l| (l.base, l.increment)),
+            Ok((Duration::from_secs(1), Duration::from_millis(10)))
+        );
+        assert_eq!(
+            level("0 1:05 0").map(|l| l.base),
+            Ok(Duration::from_secs(65))
+        );
+        assert_eq!(
+            level("0 0.5 0").map(|l| l.base),
+            Ok(Duration::from_secs(30))
+        );
+        // Trailing characters after MIN or MIN:SEC are ignored (protocol note).
+        assert_eq!(
+            level("40 25+5 0").map(|l| l.base),
+            Ok(Duration::from_secs(1500))
+        );
+        assert!(level("40 5").is_err());
+        assert!(level("x 5 0").is_err());
+        assert!(level("40 :30 0").is_err());
+        assert!(level("40 5 -1").is_err());
+        assert!(level("40 5 inf").is_err());
+        assert!(level("0 99999999999 0").is_err());
+    }
+
+    #[test]
+    fn seconds() {
+        assert_eq!(parse_seconds("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_seconds("0.05"), Ok(Duration::from_millis(50)));
+        for bad in ["", "-1", "1e3", "NaN", "1.", ".5", "1.2.3", "99999999999"] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn conventional_sessions() {
+        let mut clock = GameClock::new(TimeControl::Level(Level {
+            moves: 40,
+            base: Duration::from_secs(10),
+            increment: Duration::ZERO,
+        }));
+        assert_eq!(clock.moves_to_go(0), Some(40));
+        assert_eq!(clock.moves_to_go(39), Some(1));
+        assert_eq!(clock.moves_to_go(40), Some(40));
+        clock.charge_engine(Duration::from_millis(300), 39);
+        assert_eq!(clock.engine_remaining(), Duration::from_millis(9_700));
+        clock.charge_engine(Duration::from_millis(700), 40);
+        assert_eq!(clock.engine_remaining(), Duration::from_millis(19_000));
+        clock.set_engine_centis(-5);
+        assert_eq!(clock.engine_remaining(), Duration::ZERO);
+    }
+
+    #[test]
+    fn incremental_and_per_move() {
+        let mut clock = GameClock::new(TimeControl::Level(Level {
+            moves: 0,
+            base: Duration::from_secs(1),
+            increment: Duration::from_millis(10),
+        }));
+        assert_eq!(clock.moves_to_go(5), None);
+        clock.charge_engine(Duration::from_millis(100), 1);
+        assert_eq!(clock.engine_remaining(), Duration::from_millis(910));
+        let (movetime, game) = clock.limits(1);
+        assert_eq!(movetime, None);
+        assert_eq!(
+            game.map(|c| (c.remaining, c.increment)),
+            Some((Duration::from_millis(910), Duration::from_millis(10)))
+        );
+        clock.set_control(TimeControl::PerMove(Duration::from_secs(2)));
+        assert_eq!(clock.limits(3), (Some(Duration::from_secs(2)), None));
+    }
+}
