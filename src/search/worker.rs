@@ -455,9 +455,15 @@ impl Worker {
                 0
             };
             let losing_capture = !quiet && !see_ge(&self.pos, mv, 0);
+            let gives_check = self.pos.gives_check(mv);
 
-            // Pruning of late or hopeless moves once a move has been searched.
-            if !root && best_score > -MATE_BOUND && self.pos.has_non_pawn_material(us) {
+            // Pruning of late or hopeless moves once a move has been searched; checks are
+            // never pruned (sacrifices that drive the king out live here).
+            if !root
+                && !gives_check
+                && best_score > -MATE_BOUND
+                && self.pos.has_non_pawn_material(us)
+            {
                 if quiet {
                     let late = (3 + depth * depth) / (2 - i32::from(improving));
                     if depth <= 7 && moves_searched as i32 >= late {
@@ -488,7 +494,6 @@ impl Worker {
 
             self.make(ply, mv);
             moves_searched += 1;
-            let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
 
             let mut score;
