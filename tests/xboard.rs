@@ -1,0 +1,989 @@
+//! Whole-program tests of the XBoard (CECP v2) front-end: the built `betacut` binary is started
+//! and driven over pipes through complete sessions. Every move the engine sends is checked for
+//! legality with Betacut's own move generator in a position the test keeps itself.
+//!
+//! Blocking reads use generous timeouts; no test asserts how long anything took.
+
+use betacut::board::{Move, Position, START_FEN};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Longest wait for any expected line.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A running engine process with a reader thread collecting its output lines.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    transcript: Vec<String>,
+    next_ping: u64,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_betacut"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start betacut");
+        let stdout = child.stdout.take().expect("engine stdout");
+        let stdin = child.stdin.take();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(line) => {
+                        if tx.send(line).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => return,
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+            transcript: Vec::new(),
+            next_ping: 1000,
+        }
+    }
+
+    /// Starts an engine and completes the `xboard` / `protover 2` handshake.
+    fn started() -> Engine {
+        let mut engine = Engine::start();
+        engine.send("xboard");
+        engine.send("protover 2");
+        engine.expect_line("feature done=1");
+        engine
+    }
+
+    fn send(&mut self, line: &str) {
+        self.transcript.push(format!("> {line}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to engine");
+        stdin.flush().expect("flush to engine");
+    }
+
+    fn fail(&self, message: &str) -> ! {
+        let tail: Vec<&String> = self.transcript.iter().rev().take(60).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().map(String::as_str).collect();
+        panic!(
+            "{message}\n--- transcript (last lines) ---\n{}",
+            tail.join("\n")
+        );
+    }
+
+    /// The next line, or `None` after `timeout` / at the end of output.
+    fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.transcript.push(format!("< {line}"));
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads lines until one satisfies `wanted`; returns it and the lines before it.
+    fn expect(&mut self, what: &str, wanted: impl Fn(&str) -> bool) -> (String, Vec<String>) {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(line) if wanted(&line) => return (line, before),
+                Some(line) => before.push(line),
+                None => self.fail(&format!("no {what} within {TIMEOUT:?}")),
+            }
+        }
+    }
+
+    fn expect_line(&mut self, exact: &str) -> Vec<String> {
+        self.expect(&format!("line {exact:?}"), |l| l == exact).1
+    }
+
+    /// Sends `ping N` and returns everything printed before `pong N`.
+    fn sync(&mut self) -> Vec<String> {
+        self.next_ping += 1;
+        let n = self.next_ping;
+        self.send(&format!("ping {n}"));
+        self.expect_line(&format!("pong {n}"))
+    }
+
+    /// Waits for `move X` and returns X; fails on any error reply on the way.
+    fn expect_move(&mut self) -> String {
+        let (line, before) = self.expect("move", |l| l.starts_with("move "));
+        if let Some(bad) = before.iter().find(|l| is_error(l)) {
+            self.fail(&format!("error before the move: {bad}"));
+        }
+        line["move ".len()..].to_string()
+    }
+
+    /// Sends `quit` and waits for the process to exit; returns whether it exited cleanly.
+    fn quit(mut self) -> bool {
+        self.send("quit");
+        self.wait_exit()
+    }
+
+    fn wait_exit(&mut self) -> bool {
+        let deadline = Instant::now() + TIMEOUT;
+        while Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.success(),
+                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+                Err(_) => return false,
+            }
+        }
+        self.fail("engine did not exit")
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn is_error(line: &str) -> bool {
+    line.starts_with("Error")
+        || line.starts_with("Illegal move")
+        || line.starts_with("tellusererror")
+}
+
+/// True for a thinking line: `ply score time nodes pv...`.
+fn is_thinking(line: &str) -> bool {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    fields.len() >= 4 && fields[..4].iter().all(|f| f.parse::<i64>().is_ok())
+}
+
+fn position(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap_or_else(|e| panic!("test FEN {fen}: {e}"))
+}
+
+/// Plays the engine's move `text` on `pos` after checking that it is legal there and written
+/// in coordinate notation (`e1g1` castling).
+fn play_engine_move(pos: &mut Position, text: &str) -> Move {
+    let mv = pos
+        .parse_coordinate(text)
+        .unwrap_or_else(|e| panic!("engine move {text:?} in {}: {e}", pos.to_fen()));
+    assert!(
+        pos.legal_moves().contains(mv),
+        "{text} legal in {}",
+        pos.to_fen()
+    );
+    assert_eq!(pos.move_to_coordinate(mv), text, "coordinate notation");
+    pos.make_move(mv);
+    mv
+}
+
+/// Plays a move for the test's side.
+fn play_own_move(engine: &mut Engine, pos: &mut Position, text: &str) {
+    let mv = pos
+        .parse_move(text)
+        .unwrap_or_else(|e| panic!("test move {text}: {e}"));
+    engine.send(text);
+    pos.make_move(mv);
+}
+
+/// A deterministic weak opponent: a pseudo-random legal move.
+fn weak_move(pos: &Position, seed: &mut u64) -> String {
+    *seed = seed
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    let moves = pos.legal_moves();
+    let pick = (*seed >> 33) as usize % moves.len();
+    pos.move_to_coordinate(moves.as_slice()[pick])
+}
+
+#[test]
+fn feature_negotiation() {
+    let mut engine = Engine::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    let (first, _) = engine.expect("feature line", |l| l.starts_with("feature"));
+    assert_eq!(first, "feature done=0");
+    let before = engine.expect_line("feature done=1");
+    let all = before.join(" ");
+    for needed in [
+        "ping=1",
+        "setboard=1",
+        "playother=1",
+        "usermove=1",
+        "time=1",
+        "draw=1",
+        "sigint=0",
+        "sigterm=0",
+        "reuse=1",
+        "analyze=1",
+        "myname=\"Betacut ",
+        "variants=\"normal\"",
+        "colors=0",
+        "name=1",
+        "nps=1",
+        "debug=1",
+        "memory=1",
+        "smp=1",
+        "exclude=1",
+        "option=\"Hash -spin",
+        "option=\"Threads -spin",
+        "option=\"Ponder -check",
+        "option=\"Move Overhead -spin",
+        "option=\"Log File -file",
+    ] {
+        assert!(all.contains(needed), "feature {needed} missing in {all}");
+    }
+    assert!(
+        before.iter().all(|l| l.starts_with("feature ")),
+        "{before:?}"
+    );
+    // XBoard answers every feature; none of the answers may cause an error.
+    for feature in ["ping", "setboard", "usermove", "myname", "option", "done"] {
+        engine.send(&format!("accepted {feature}"));
+    }
+    engine.send("rejected ics");
+    let lines = engine.sync();
+    assert!(lines.is_empty(), "{lines:?}");
+    assert!(engine.quit());
+}
+
+#[test]
+fn whole_game_under_force_go_alternation_ends_in_mate() {
+    // python-chess style: every move is sent in force mode, then time/otim and go.
+    let mut engine = Engine::started();
+    let mut pos = Position::startpos();
+    engine.send("new");
+    engine.send("sd 4");
+    engine.send("level 0 5 0");
+    let mut seed = 7;
+    let mut claim = None;
+    for _ in 0..300 {
+        engine.send("force");
+        engine.send("time 30000");
+        engine.send("otim 30000");
+        engine.send("post");
+        engine.send("go");
+        let mv = engine.expect_move();
+        play_engine_move(&mut pos, &mv);
+        let lines = engine.sync();
+        if let Some(result) = lines
+            .iter()
+            .find(|l| l.starts_with("1-0") || l.starts_with("0-1") || l.starts_with("1/2"))
+        {
+            claim = Some(result.clone());
+            break;
+        }
+        assert!(lines.iter().all(|l| is_thinking(l)), "{lines:?}");
+        engine.send("force");
+        let reply = weak_move(&pos, &mut seed);
+        play_own_move(&mut engine, &mut pos, &reply);
+    }
+    assert!(pos.is_checkmate(), "game over by mate: {}", pos.to_fen());
+    assert_eq!(claim.as_deref(), Some("1-0 {White mates}"));
+    engine.send("result 1-0 {White mates}");
+    assert!(engine.sync().is_empty());
+    assert!(engine.quit());
+}
+
+#[test]
+fn xboard_style_game_replies_without_go() {
+    // XBoard after the first move: time, otim and the opponent's move, no go.
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("random");
+    engine.send("level 40 0:20 0");
+    engine.send("post");
+    engine.send("hard");
+    engine.send("easy");
+    let _ = engine.sync();
+    engine.send("force");
+    engine.send("computer");
+    engine.send("name Tester");
+    let mut pos = Position::startpos();
+    let mut seed = 3;
+    engine.send("time 2000");
+    engine.send("otim 2000");
+    play_own_move(&mut engine, &mut pos, "e2e4");
+    engine.send("go");
+    for ply in 0..12 {
+        let mv = engine.expect_move();
+        play_engine_move(&mut pos, &mv);
+        if pos.legal_moves().is_empty() {
+            break;
+        }
+        let reply = weak_move(&pos, &mut seed);
+        engine.send(&format!("time {}", 2000 - 50 * ply));
+        engine.send("otim 1900");
+        engine.send(&format!("usermove {reply}"));
+        pos.make_move(pos.parse_move(&reply).expect("own move"));
+    }
+    engine.send("force");
+    engine.send("result * {test over}");
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| !is_error(l)), "{lines:?}");
+    assert!(engine.quit());
+}
+
+#[test]
+fn claims_when_the_opponent_mates_or_the_position_is_drawn() {
+    let mut engine = Engine::started();
+    // Fool's mate: the engine plays White and gets mated.
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
+    engine.send("playother");
+    engine.send("d8h4");
+    engine.expect_line("0-1 {Black mates}");
+    // Stalemate and insufficient material on go.
+    engine.send("force");
+    engine.send("setboard k7/8/1Q6/8/8/8/8/K7 b - - 0 1");
+    engine.send("go");
+    engine.expect_line("1/2-1/2 {Stalemate}");
+    engine.send("force");
+    engine.send("setboard 8/8/8/4k3/8/8/8/K1N5 w - - 0 1");
+    engine.send("go");
+    engine.expect_line("1/2-1/2 {Insufficient material}");
+    // Fifty-move rule reached on the opponent's move.
+    engine.send("force");
+    engine.send("setboard 8/8/8/4k3/8/8/r7/K7 w - - 99 80");
+    engine.send("playother");
+    engine.send("a1b1");
+    engine.expect_line("1/2-1/2 {Fifty move rule}");
+    // Threefold repetition brought about by the opponent.
+    engine.send("new");
+    engine.send("force");
+    for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        engine.send(mv);
+    }
+    engine.send("playother");
+    engine.send("f6g8");
+    engine.expect_line("1/2-1/2 {Draw by repetition}");
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| !l.starts_with("move")), "{lines:?}");
+    assert!(engine.quit());
+}
+
+#[test]
+fn setboard_then_go_returns_a_legal_move() {
+    let mut engine = Engine::started();
+    for fen in [
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+        "8/2P5/8/8/8/8/5k2/K7 w - - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1",
+    ] {
+        let mut pos = position(fen);
+        engine.send("new");
+        engine.send("force");
+        engine.send(&format!("setboard {fen}"));
+        engine.send("st 0.3");
+        if pos.legal_moves().is_empty() {
+            engine.send("go");
+            engine.expect_line("1-0 {White mates}");
+            continue;
+        }
+        engine.send("go");
+        let mv = engine.expect_move();
+        play_engine_move(&mut pos, &mv);
+    }
+    assert!(engine.quit());
+}
+
+#[test]
+fn bad_input_gets_replies_and_leaves_the_state_intact() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("force");
+    let mut pos = Position::startpos();
+    play_own_move(&mut engine, &mut pos, "e2e4");
+    for (input, reply) in [
+        ("e2e5", "Illegal move: e2e5"),
+        ("e7e6e5", "Error (unknown command): e7e6e5"),
+        ("usermove zz9", "Illegal move (not a move): zz9"),
+        ("usermove e1g1", "Illegal move: e1g1"),
+        ("Nf6x", "Error (unknown command): Nf6x"),
+        ("frobnicate 1 2", "Error (unknown command): frobnicate 1 2"),
+        ("sd many", "Error (bad number \"many\"): sd many"),
+        ("level 40", "Error (level needs MPS BASE INC): level 40"),
+        ("time", "Error (missing argument): time"),
+        ("new please", "Error (too many parameters): new please"),
+        ("exit", "Error (not analyzing): exit"),
+        (
+            "variant crazyhouse",
+            "Error (unsupported variant): variant crazyhouse",
+        ),
+        (
+            "option Nonsense=3",
+            "Error (unknown option): option Nonsense=3",
+        ),
+        ("option Hash=0", "Error (bad value \"0\"): option Hash=0"),
+        (
+            "setboard 8/8/8 w - - 0 1",
+            "tellusererror Illegal position: piece placement has 3 ranks, expected 8",
+        ),
+        (
+            "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
+            "tellusererror Illegal position: white king is missing",
+        ),
+    ] {
+        engine.send(input);
+        let lines = engine.expect_line(reply);
+        assert!(lines.is_empty(), "{input}: {lines:?}");
+    }
+    // Random bytes are no command either.
+    engine.send("\u{1}\u{7f}}{ ~~");
+    let (line, _) = engine.expect("error", is_error);
+    assert!(line.starts_with("Error (unknown command)"), "{line}");
+    // Nothing above changed the game: Black to move after 1. e4, and e7e5 is legal.
+    play_own_move(&mut engine, &mut pos, "e7e5");
+    assert!(engine.sync().is_empty());
+    engine.send("st 0.2");
+    engine.send("go");
+    let mv = engine.expect_move();
+    play_engine_move(&mut pos, &mv);
+    assert!(engine.quit());
+}
+
+#[test]
+fn san_moves_and_castling_forms_are_accepted() {
+    let mut engine = Engine::started();
+    for castle in ["e1g1", "e1h1", "O-O"] {
+        engine.send("new");
+        engine.send("force");
+        engine.send("setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+        engine.send(castle);
+        engine.send("st 0.2");
+        engine.send("go");
+        let mut pos = position("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+        let mv = pos.parse_move(castle).expect("castling");
+        pos.make_move(mv);
+        let reply = engine.expect_move();
+        play_engine_move(&mut pos, &reply);
+    }
+    engine.send("new");
+    engine.send("force");
+    for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"] {
+        engine.send(san);
+    }
+    let lines = engine.sync();
+    assert!(lines.is_empty(), "{lines:?}");
+    assert!(engine.quit());
+}
+
+#[test]
+fn ping_pong_ordering() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("force");
+    engine.send("e2e4");
+    engine.send("ping 1");
+    assert!(engine.expect_line("pong 1").is_empty());
+    // A ping that arrives while the engine thinks is answered after its move.
+    engine.send("st 60");
+    engine.send("go");
+    engine.send("ping 2");
+    engine.send("?");
+    let (first, _) = engine.expect("move or pong", |l| {
+        l.starts_with("move") || l.starts_with("pong")
+    });
+    assert!(first.starts_with("move "), "pong before the move: {first}");
+    engine.expect_line("pong 2");
+    // Pings of any size come back unchanged; after force/new the pong comes at once.
+    engine.send("force");
+    engine.send("new");
+    engine.send("ping 98765432109876543210");
+    engine.expect_line("pong 98765432109876543210");
+    assert!(engine.quit());
+}
+
+#[test]
+fn analyze_mode_output_moves_undo_new_setboard_and_exit() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("force");
+    engine.send("post");
+    engine.send("analyze");
+    let (line, _) = engine.expect("thinking line", is_thinking);
+    check_pv(&Position::startpos(), &line);
+    engine.send(".");
+    let (stat, _) = engine.expect("stat01", |l| l.starts_with("stat01:"));
+    let fields: Vec<&str> = stat.split_whitespace().collect();
+    assert!(fields.len() >= 6, "{stat}");
+    assert!(
+        fields[1..6].iter().all(|f| f.parse::<u64>().is_ok()),
+        "{stat}"
+    );
+    // A move inside analysis: later lines analyse the new position.
+    let mut pos = Position::startpos();
+    play_own_move(&mut engine, &mut pos, "e2e4");
+    let _ = engine.sync();
+    let (line, _) = engine.expect("thinking line", is_thinking);
+    check_pv(&pos, &line);
+    // undo goes back; new resets; setboard sets up; all stay in analysis.
+    engine.send("undo");
+    let _ = engine.sync();
+    let (line, _) = engine.expect("thinking line", is_thinking);
+    check_pv(&Position::startpos(), &line);
+    engine.send("new");
+    let _ = engine.sync();
+    let (line, _) = engine.expect("thinking line", is_thinking);
+    check_pv(&Position::startpos(), &line);
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    engine.send(&format!("setboard {fen}"));
+    let _ = engine.sync();
+    let (line, _) = engine.expect("mate score", |l| {
+        is_thinking(l) && l.split_whitespace().nth(1) == Some("100001")
+    });
+    check_pv(&position(fen), &line);
+    assert!(line.ends_with("Ra8#"), "{line}");
+    // exclude / include change the moves searched at the root.
+    engine.send("exclude all");
+    engine.send("include h2h3");
+    let _ = engine.sync();
+    let (line, _) = engine.expect("thinking line", is_thinking);
+    assert_eq!(line.split_whitespace().nth(4), Some("h3"), "{line}");
+    engine.send("include all");
+    let _ = engine.sync();
+    let (line, _) = engine.expect("thinking line", |l| is_thinking(l) && l.ends_with("Ra8#"));
+    check_pv(&position(fen), &line);
+    // exit: analysis stops; nothing more is printed after the pong.
+    engine.send("exit");
+    let _ = engine.sync();
+    engine.send("ping 77");
+    let lines = engine.expect_line("pong 77");
+    assert!(lines.is_empty(), "output after exit: {lines:?}");
+    assert!(engine.quit());
+}
+
+/// Checks that the PV of a thinking line is a legal line (SAN) from `pos`.
+fn check_pv(pos: &Position, line: &str) {
+    let mut pos = pos.clone();
+    for san in line.split_whitespace().skip(4) {
+        let san = san.trim_end_matches(['?', '!']);
+        let mv = pos
+            .parse_move(san)
+            .unwrap_or_else(|e| panic!("PV move {san} in {}: {e} ({line})", pos.to_fen()));
+        pos.make_move(mv);
+    }
+}
+
+#[test]
+fn undo_and_remove() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("force");
+    engine.send("undo");
+    engine.expect_line("Error (no move to undo): undo");
+    for mv in ["e2e4", "e7e5", "g1f3", "b8c6"] {
+        engine.send(mv);
+    }
+    engine.send("undo"); // takes back b8c6
+    engine.send("remove"); // takes back g1f3 and e7e5
+                           // Black is to move after 1. e4: a White move is refused.
+    engine.send("g1f3");
+    engine.expect_line("Illegal move: g1f3");
+    let mut pos = Position::startpos();
+    pos.make_move(pos.parse_move("e2e4").expect("e4"));
+    engine.send("st 0.2");
+    engine.send("go");
+    let reply = engine.expect_move();
+    play_engine_move(&mut pos, &reply);
+    // remove while playing: the user's move and the engine's reply go; the engine keeps
+    // playing Black and waits for the user's new move.
+    let d4 = pos.parse_move("d2d4").expect("d4");
+    engine.send("d2d4");
+    pos.make_move(d4);
+    let reply = engine.expect_move();
+    let answer = play_engine_move(&mut pos, &reply);
+    engine.send("remove");
+    pos.unmake_move(answer);
+    pos.unmake_move(d4);
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| !l.starts_with("move")), "{lines:?}");
+    play_own_move(&mut engine, &mut pos, "c2c4");
+    let reply = engine.expect_move();
+    play_engine_move(&mut pos, &reply);
+    assert!(engine.quit());
+}
+
+#[test]
+fn every_level_form_and_limit_gives_a_legal_move() {
+    let mut engine = Engine::started();
+    for limits in [
+        &["level 40 5 0", "time 30000", "otim 30000"][..],
+        &["level 40 0:30 0", "time 3000", "otim 3000"],
+        &["level 0 2 12", "time 12000", "otim 12000"],
+        &["level 0 0:05 0.05", "time 500", "otim 500"],
+        &["level 0 0:01 0.01", "time 100", "otim 100"],
+        &["level 40 0:10 0", "time 1000", "otim 1000"],
+        &["level 40 25+5 0", "time 1000", "otim 1000"],
+        &["level 0 0.5 0", "time 300", "otim 300"],
+        &["level 0 1 0", "time 3", "otim 6000"],
+        &["level 0 1 0", "time -20", "otim 6000"],
+        &["st 1"],
+        &["st 0.05"],
+        &["sd 3"],
+        &["nps 20000", "st 1"],
+        &["nps 0", "level 0 0:02 0", "time 200"],
+    ] {
+        engine.send("new");
+        for line in limits {
+            engine.send(line);
+        }
+        engine.send("post");
+        engine.send("go");
+        let mut pos = Position::startpos();
+        let mv = engine.expect_move();
+        play_engine_move(&mut pos, &mv);
+        let lines = engine.sync();
+        assert!(lines.iter().all(|l| !is_error(l)), "{limits:?}: {lines:?}");
+    }
+    // sd caps the depth of the thinking output.
+    engine.send("new");
+    engine.send("sd 2");
+    engine.send("st 5");
+    engine.send("post");
+    engine.send("go");
+    let (_, before) = engine.expect("move", |l| l.starts_with("move "));
+    let depths: Vec<u32> = before
+        .iter()
+        .filter(|l| is_thinking(l))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert!(
+        !depths.is_empty() && depths.iter().all(|&d| d <= 2),
+        "{depths:?}"
+    );
+    assert!(engine.quit());
+}
+
+#[test]
+fn move_now_during_a_long_search_returns_a_move() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("level 0 100 0");
+    engine.send("time 600000");
+    engine.send("otim 600000");
+    engine.send("st 1000");
+    engine.send("post");
+    engine.send("go");
+    // Let the search get going, then interrupt it.
+    let _ = engine.expect("thinking line", is_thinking);
+    engine.send("?");
+    let mv = engine.expect_move();
+    play_engine_move(&mut Position::startpos(), &mv);
+    // `?` when not thinking is a no-op.
+    engine.send("?");
+    assert!(engine.sync().is_empty());
+    assert!(engine.quit());
+}
+
+#[test]
+fn quit_during_a_search_exits() {
+    for start in [
+        &["st 1000", "go"][..],
+        &["analyze"],
+        &["hard", "st 1000", "go", "?"],
+    ] {
+        let mut engine = Engine::started();
+        engine.send("new");
+        engine.send("post");
+        for line in start {
+            engine.send(line);
+        }
+        let _ = engine.expect("thinking line", is_thinking);
+        assert!(engine.quit(), "clean exit after {start:?}");
+    }
+}
+
+#[test]
+fn closing_input_during_a_search_exits() {
+    let mut engine = Engine::started();
+    engine.send("analyze");
+    engine.send("post");
+    let _ = engine.expect("thinking line", is_thinking);
+    engine.stdin = None;
+    assert!(engine.wait_exit());
+}
+
+#[test]
+fn pondering_hit_and_miss() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("hard");
+    engine.send("st 0.5");
+    engine.send("post");
+    engine.send("go");
+    let mut pos = Position::startpos();
+    for round in 0..4 {
+        let mv = engine.expect_move();
+        play_engine_move(&mut pos, &mv);
+        // While pondering the engine answers ping at once and gives its expected move.
+        engine.send("hint");
+        let (hint, _) = engine.expect("hint", |l| l.starts_with("Hint: "));
+        let expected = hint["Hint: ".len()..].to_string();
+        let expected_move = pos.parse_coordinate(&expected).expect("hint is legal");
+        let _ = engine.sync();
+        let reply = if round % 2 == 0 {
+            expected.clone() // ponder hit
+        } else {
+            // ponder miss: any other legal move
+            let other = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|&m| m != expected_move)
+                .expect("another move");
+            pos.move_to_coordinate(other)
+        };
+        engine.send("time 5000");
+        engine.send("otim 5000");
+        play_own_move(&mut engine, &mut pos, &reply);
+    }
+    let mv = engine.expect_move();
+    play_engine_move(&mut pos, &mv);
+    engine.send("easy");
+    engine.send("force");
+    assert!(engine.sync().iter().all(|l| !is_error(l)));
+    assert!(engine.quit());
+}
+
+#[test]
+fn edit_mode_sets_up_positions() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("force");
+    engine.send("edit");
+    engine.send("#");
+    for cmd in ["Ke1", "Ra1", "Pb2", "c", "Ke8", "Pd7", "xd7", "Ph7"] {
+        engine.send(cmd);
+    }
+    engine.send(".");
+    engine.send("st 0.2");
+    engine.send("go");
+    let mut pos = position("4k3/7p/8/8/8/8/1P6/R3K3 w Q - 0 1");
+    let mv = engine.expect_move();
+    play_engine_move(&mut pos, &mv);
+    // The black-to-move idiom: a2a3 first, then edit.
+    engine.send("new");
+    engine.send("force");
+    engine.send("a2a3");
+    engine.send("edit");
+    engine.send("#");
+    for cmd in ["Kh1", "Qa2", "c", "Kh8", "Rb8"] {
+        engine.send(cmd);
+    }
+    engine.send(".");
+    engine.send("go");
+    let mut pos = position("1r5k/8/8/8/8/8/Q7/7K b - - 0 1");
+    let mv = engine.expect_move();
+    play_engine_move(&mut pos, &mv);
+    // An illegal edited position is refused and the old position stays.
+    engine.send("force");
+    engine.send("edit");
+    engine.send("#");
+    engine.send("Ke1");
+    engine.send("frob");
+    engine.expect_line("Error (edit mode expects c, #, . or a piece such as Pa4): frob");
+    engine.send(".");
+    engine.expect_line("tellusererror Illegal position: black king is missing");
+    engine.send("go");
+    let mv = engine.expect_move();
+    play_engine_move(&mut pos, &mv);
+    assert!(engine.quit());
+}
+
+#[test]
+fn draw_offers_follow_the_engines_score() {
+    let mut engine = Engine::started();
+    // Engine (White) is a queen down: it accepts.
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1");
+    engine.send("sd 4");
+    engine.send("go");
+    let mut pos = position("3qk3/8/8/8/8/8/8/4K3 w - - 0 1");
+    let mv = engine.expect_move();
+    play_engine_move(&mut pos, &mv);
+    engine.send("draw");
+    engine.expect_line("offer draw");
+    // Engine is a queen up: it declines (says nothing).
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard 3QK3/8/8/8/8/8/8/4k3 w - - 0 1");
+    engine.send("sd 4");
+    engine.send("go");
+    let _ = engine.expect_move();
+    engine.send("draw");
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| l != "offer draw"), "{lines:?}");
+    // A dead draw is accepted whatever the score.
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard 8/8/8/4k3/8/8/8/K1B5 w - - 0 1");
+    engine.send("draw");
+    engine.expect_line("offer draw");
+    assert!(engine.quit());
+}
+
+#[test]
+fn pause_and_resume() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("st 60");
+    engine.send("post");
+    engine.send("go");
+    let _ = engine.expect("thinking line", is_thinking);
+    engine.send("pause");
+    let _ = engine.sync();
+    // Paused: nothing is printed.
+    engine.send("ping 5");
+    let lines = engine.expect_line("pong 5");
+    assert!(lines.is_empty(), "{lines:?}");
+    engine.send("resume");
+    let _ = engine.expect("thinking line", is_thinking);
+    engine.send("?");
+    let mv = engine.expect_move();
+    play_engine_move(&mut Position::startpos(), &mv);
+    assert!(engine.quit());
+}
+
+#[test]
+fn every_other_command_is_acknowledged_without_error() {
+    let mut engine = Engine::started();
+    for line in [
+        "accepted ping",
+        "rejected pause",
+        "memory 32",
+        "cores 1",
+        "new",
+        "variant normal",
+        "random",
+        "random",
+        "level 0 1 0",
+        "post",
+        "nopost",
+        "hard",
+        "easy",
+        "computer",
+        "name Some Opponent",
+        "rating 2100 1800",
+        "ics -",
+        "egtpath syzygy /nonexistent",
+        "option Hash=8",
+        "option Threads=1",
+        "option Ponder=0",
+        "option Move Overhead=40",
+        "option Log File=",
+        "nps 0",
+        "sd 10",
+        "time 6000",
+        "otim 6000",
+        "force",
+        "setscore 50 3",
+        "lift e2",
+        "put e4",
+        "hover e4",
+        "result 1/2-1/2 {Draw agreed}",
+        "",
+        "   ",
+        "xboard",
+        "protover 1",
+    ] {
+        engine.send(line);
+    }
+    let lines = engine.sync();
+    assert!(lines.is_empty(), "{lines:?}");
+    engine.send("bk");
+    let (_, _) = engine.expect("book text", |l| l.starts_with(' ') || l.starts_with('\t'));
+    engine.expect_line("");
+    engine.send("hint");
+    let (hint, _) = engine.expect("hint", |l| l.starts_with("Hint: "));
+    assert!(
+        Position::startpos().parse_coordinate(&hint[6..]).is_ok(),
+        "{hint}"
+    );
+    engine.send("white");
+    engine.send("black");
+    engine.send("white");
+    engine.send("go");
+    let mv = engine.expect_move();
+    play_engine_move(&mut Position::startpos(), &mv);
+    assert!(engine.quit());
+}
+
+#[test]
+fn uci_gets_an_error_and_the_engine_stays_usable() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let (line, _) = engine.expect("error", is_error);
+    assert!(line.starts_with("Error (unsupported protocol"), "{line}");
+    engine.send("xboard");
+    engine.send("protover 2");
+    engine.expect_line("feature done=1");
+    assert!(engine.quit());
+}
+
+#[test]
+fn log_file_records_both_directions() {
+    let path = std::env::temp_dir().join(format!("betacut-xboard-log-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let mut engine = Engine::started();
+    engine.send(&format!("option Log File={}", path.display()));
+    engine.send("ping 42");
+    engine.expect_line("pong 42");
+    assert!(engine.quit());
+    let log = std::fs::read_to_string(&path).expect("log file written");
+    let _ = std::fs::remove_file(&path);
+    assert!(log.contains("< ping 42"), "{log}");
+    assert!(log.contains("> pong 42"), "{log}");
+}
+
+/// The sample session in xboard.md, replayed line by line: `> ` lines are sent, `< ` lines
+/// must come back in this order (a trailing `*` matches any rest of line); thinking lines and
+/// `#` comments in between are allowed.
+#[test]
+fn sample_session_in_xboard_md_replays() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/xboard.md"))
+        .expect("xboard.md");
+    let marker = "<!-- session:begin -->";
+    let start = doc.find(marker).expect("session start marker") + marker.len();
+    let end = doc
+        .find("<!-- session:end -->")
+        .expect("session end marker");
+    let session: Vec<&str> = doc[start..end]
+        .lines()
+        .filter(|l| l.starts_with('>') || l.starts_with('<'))
+        .collect();
+    assert!(session.len() > 20, "session found");
+    let mut engine = Engine::start();
+    for entry in session {
+        if let Some(input) = entry.strip_prefix("> ") {
+            engine.send(input);
+        } else {
+            let expected = entry.strip_prefix("< ").unwrap_or("");
+            let (line, before) = engine.expect(&format!("{expected:?}"), |l| {
+                match expected.strip_suffix('*') {
+                    Some(prefix) => l.starts_with(prefix),
+                    None => l == expected,
+                }
+            });
+            let stray: Vec<&String> = before
+                .iter()
+                .filter(|l| !is_thinking(l) && !l.starts_with('#'))
+                .collect();
+            assert!(stray.is_empty(), "unexpected {stray:?} before {line:?}");
+        }
+    }
+    assert!(engine.wait_exit(), "session ends with quit");
+}
