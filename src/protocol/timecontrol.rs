@@ -136,7 +136,14 @@ pub struct GameClock {
     control: TimeControl,
     engine_ms: i64,
     opponent_ms: i64,
+    /// The engine's clock as the interface should report it after the engine's last move.
+    expected_ms: Option<i64>,
+    /// Measured delay the interface adds to every engine move (smoothed), in milliseconds.
+    lag_ms: i64,
 }
+
+/// Largest interface delay believed (a bigger difference is a clock change, not a delay).
+const MAX_LAG_MS: i64 = 2_000;
 
 impl Default for GameClock {
     fn default() -> GameClock {
@@ -151,6 +158,8 @@ impl GameClock {
             control,
             engine_ms: 0,
             opponent_ms: 0,
+            expected_ms: None,
+            lag_ms: 0,
         };
         clock.reset();
         clock
@@ -175,11 +184,30 @@ impl GameClock {
         };
         self.engine_ms = base;
         self.opponent_ms = base;
+        self.expected_ms = None;
     }
 
-    /// `time N`: the engine's clock in centiseconds (may be negative).
+    /// `time N`: the engine's clock in centiseconds (may be negative). The first `time` after
+    /// an engine move also measures the interface's delay: how much more it charged for that
+    /// move than the engine itself measured.
     pub fn set_engine_centis(&mut self, centis: i64) {
         self.engine_ms = centis.saturating_mul(10);
+        if let Some(expected) = self.expected_ms.take() {
+            let lag = expected.saturating_sub(self.engine_ms);
+            if lag <= MAX_LAG_MS {
+                let lag = lag.max(0);
+                self.lag_ms = if lag >= self.lag_ms {
+                    lag
+                } else {
+                    self.lag_ms - (self.lag_ms - lag) / 4
+                };
+            }
+        }
+    }
+
+    /// The interface's measured delay per engine move (zero until measured).
+    pub fn lag(&self) -> Duration {
+        Duration::from_millis(self.lag_ms.max(0) as u64)
     }
 
     /// `otim N`: the opponent's clock in centiseconds.
@@ -209,18 +237,30 @@ impl GameClock {
         }
     }
 
-    /// The search limits for the next move: a per-move time (`st`) or a game clock.
-    pub fn limits(&self, moves_made: usize) -> (Option<Duration>, Option<Clock>) {
+    /// The search limits for the next move: a per-move time (`st`) or a game clock. `overhead`
+    /// is the delay expected on every move (the search keeps it back from this move): the
+    /// clock handed on is also short of that delay for every later move of the session, and
+    /// the increment counts only as far as it exceeds the delay.
+    pub fn limits(
+        &self,
+        moves_made: usize,
+        overhead: Duration,
+    ) -> (Option<Duration>, Option<Clock>) {
         match self.control {
             TimeControl::PerMove(time) => (Some(time), None),
-            TimeControl::Level(level) => (
-                None,
-                Some(Clock {
-                    remaining: self.engine_remaining(),
-                    increment: level.increment,
-                    moves_to_go: self.moves_to_go(moves_made),
-                }),
-            ),
+            TimeControl::Level(level) => {
+                let moves_to_go = self.moves_to_go(moves_made);
+                let later_moves = moves_to_go.map_or(0, |m| m.saturating_sub(1));
+                let reserve = overhead.saturating_mul(later_moves);
+                (
+                    None,
+                    Some(Clock {
+                        remaining: self.engine_remaining().saturating_sub(reserve),
+                        increment: level.increment.saturating_sub(overhead),
+                        moves_to_go,
+                    }),
+                )
+            }
         }
     }
 
@@ -241,6 +281,7 @@ impl GameClock {
             {
                 self.engine_ms = self.engine_ms.saturating_add(duration_ms(level.base));
             }
+            self.expected_ms = Some(self.engine_ms);
         }
     }
 }
@@ -323,8 +364,39 @@ mod tests {
         assert_eq!(clock.engine_remaining(), Duration::from_millis(9_700));
         clock.charge_engine(Duration::from_millis(700), 40);
         assert_eq!(clock.engine_remaining(), Duration::from_millis(19_000));
+        // 40 moves to go from here: 39 later moves keep their delay in reserve.
+        let (_, game) = clock.limits(40, Duration::from_millis(100));
+        assert_eq!(
+            game.map(|c| (c.remaining, c.moves_to_go)),
+            Some((Duration::from_millis(15_100), Some(40)))
+        );
         clock.set_engine_centis(-5);
         assert_eq!(clock.engine_remaining(), Duration::ZERO);
+    }
+
+    #[test]
+    fn interface_delay_is_measured_from_time_commands() {
+        let mut clock = GameClock::new(TimeControl::Level(Level {
+            moves: 0,
+            base: Duration::from_secs(2),
+            increment: Duration::from_millis(50),
+        }));
+        assert_eq!(clock.lag(), Duration::ZERO);
+        // The engine measured 100 ms; the GUI charged 180 ms.
+        clock.charge_engine(Duration::from_millis(100), 1);
+        clock.set_engine_centis(187);
+        assert_eq!(clock.lag(), Duration::from_millis(80));
+        // Only the first time after a move measures.
+        clock.set_engine_centis(100);
+        assert_eq!(clock.lag(), Duration::from_millis(80));
+        // A smaller delay lowers the estimate slowly.
+        clock.charge_engine(Duration::from_millis(100), 2);
+        clock.set_engine_centis(95);
+        assert_eq!(clock.lag(), Duration::from_millis(60));
+        // A new time control (larger clock) is no delay.
+        clock.charge_engine(Duration::from_millis(100), 3);
+        clock.set_engine_centis(100_000);
+        assert_eq!(clock.lag(), Duration::from_millis(45));
     }
 
     #[test]
@@ -337,13 +409,19 @@ mod tests {
         assert_eq!(clock.moves_to_go(5), None);
         clock.charge_engine(Duration::from_millis(100), 1);
         assert_eq!(clock.engine_remaining(), Duration::from_millis(910));
-        let (movetime, game) = clock.limits(1);
+        let (movetime, game) = clock.limits(1, Duration::ZERO);
         assert_eq!(movetime, None);
         assert_eq!(
             game.map(|c| (c.remaining, c.increment)),
             Some((Duration::from_millis(910), Duration::from_millis(10)))
         );
+        // A delay larger than the increment leaves no increment to plan with.
+        let (_, game) = clock.limits(1, Duration::from_millis(30));
+        assert_eq!(game.map(|c| c.increment), Some(Duration::ZERO));
         clock.set_control(TimeControl::PerMove(Duration::from_secs(2)));
-        assert_eq!(clock.limits(3), (Some(Duration::from_secs(2)), None));
+        assert_eq!(
+            clock.limits(3, Duration::ZERO),
+            (Some(Duration::from_secs(2)), None)
+        );
     }
 }

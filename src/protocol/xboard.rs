@@ -773,7 +773,12 @@ impl Engine {
 
     /// Limits for the engine's next move as `engine`: clock or `st`, `sd`, `nps`, overhead.
     fn think_limits(&self, engine: Color) -> SearchLimits {
-        let (movetime, clock) = self.clock.limits(self.game.moves_made_by(engine));
+        let overhead = if self.nps.is_some() {
+            Duration::ZERO
+        } else {
+            self.settings.move_overhead.max(self.clock.lag())
+        };
+        let (movetime, clock) = self.clock.limits(self.game.moves_made_by(engine), overhead);
         let nodes = match (self.nps, movetime) {
             (Some(rate), Some(time)) => {
                 Some((time.as_secs_f64() * rate as f64).ceil().max(1.0) as u64)
@@ -785,11 +790,7 @@ impl Engine {
             nodes,
             movetime,
             clock,
-            move_overhead: if self.nps.is_some() {
-                Duration::ZERO
-            } else {
-                self.settings.move_overhead
-            },
+            move_overhead: overhead,
             nps: self.nps,
             infinite: false,
             excluded: Vec::new(),
@@ -975,5 +976,131 @@ impl Engine {
         for n in std::mem::take(&mut self.pending_pongs) {
             self.out.line(&format!("pong {n}"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Session;
+
+    const WAIT: Duration = Duration::from_secs(30);
+
+    fn count(out: &str, prefix: &str) -> usize {
+        out.lines().filter(|l| l.starts_with(prefix)).count()
+    }
+
+    #[test]
+    fn modes_follow_the_commands() {
+        let mut s = Session::new();
+        assert_eq!(
+            s.engine().mode(),
+            Mode::Playing {
+                engine: Color::Black
+            }
+        );
+        s.send("force");
+        assert_eq!(s.engine().mode(), Mode::Force);
+        s.send("e2e4");
+        s.send("playother");
+        assert_eq!(
+            s.engine().mode(),
+            Mode::Playing {
+                engine: Color::White
+            }
+        );
+        s.send("analyze");
+        assert_eq!(s.engine().mode(), Mode::Analyzing);
+        assert!(s.engine().is_searching());
+        s.send("new");
+        assert_eq!(s.engine().mode(), Mode::Analyzing, "new stays in analysis");
+        assert!(s.engine().moves().is_empty());
+        s.send("exit");
+        assert_eq!(s.engine().mode(), Mode::Force);
+        assert!(!s.engine().is_searching());
+        s.send("name Fairy-Max");
+        s.send("computer");
+        s.send("rating 2000 1900");
+        s.send("ics -");
+        assert_eq!(s.engine().opponent().name.as_deref(), Some("Fairy-Max"));
+        assert!(s.engine().opponent().computer);
+        assert_eq!(s.engine().opponent().ratings, Some((2000, 1900)));
+        assert_eq!(s.engine().opponent().ics.as_deref(), Some("-"));
+    }
+
+    #[test]
+    fn ponder_hit_keeps_the_search_and_miss_replaces_it() {
+        let mut s = Session::new();
+        for line in ["new", "hard", "st 0.2", "go"] {
+            s.send(line);
+        }
+        assert!(s.wait_for(WAIT, |o| count(o, "move ") == 1));
+        // The move was played and pondering started on the expected reply.
+        assert_eq!(s.engine().moves().len(), 1);
+        assert!(s.engine().is_searching(), "pondering");
+        s.send("hint");
+        let out = s.take_output();
+        let Some(expected) = out.lines().find_map(|l| l.strip_prefix("Hint: ")) else {
+            panic!("no hint while pondering: {out}");
+        };
+        s.send(expected);
+        assert!(s.engine().is_searching(), "ponder hit: the search goes on");
+        assert!(s.wait_for(WAIT, |o| count(o, "move ") == 1));
+        assert_eq!(s.engine().moves().len(), 3);
+        // Miss: another legal move.
+        s.send("hint");
+        let out = s.take_output();
+        let expected = out.lines().find_map(|l| l.strip_prefix("Hint: "));
+        let other = s
+            .engine()
+            .position()
+            .legal_moves()
+            .iter()
+            .map(|&m| s.engine().position().move_to_coordinate(m))
+            .find(|m| Some(m.as_str()) != expected);
+        let Some(other) = other else {
+            panic!("a second legal move");
+        };
+        s.send(&other);
+        assert!(s.engine().is_searching());
+        assert!(s.wait_for(WAIT, |o| count(o, "move ") == 1));
+        assert_eq!(s.engine().moves().len(), 5);
+        s.send("easy");
+        assert!(!s.engine().is_searching(), "easy stops pondering");
+    }
+
+    #[test]
+    fn pongs_wait_for_the_move_while_thinking() {
+        let mut s = Session::new();
+        for line in ["new", "st 30", "go", "ping 7"] {
+            s.send(line);
+        }
+        assert!(!s.output().contains("pong 7"));
+        s.send("?");
+        let out = s.output();
+        let (Some(mv), Some(pong)) = (out.find("move "), out.find("pong 7")) else {
+            panic!("move and pong expected: {out}");
+        };
+        assert!(mv < pong, "{out}");
+        // Aborting a search (force) also releases waiting pongs.
+        for line in ["st 30", "playother", "go", "ping 8", "force"] {
+            s.send(line);
+        }
+        assert!(s.output().contains("pong 8"));
+    }
+
+    #[test]
+    fn pause_stops_thinking_and_resume_restarts_it() {
+        let mut s = Session::new();
+        for line in ["new", "st 30", "go", "pause"] {
+            s.send(line);
+        }
+        assert!(!s.engine().is_searching());
+        s.send("ping 1");
+        assert!(s.output().contains("pong 1"));
+        s.send("resume");
+        assert!(s.engine().is_searching());
+        s.send("?");
+        assert_eq!(count(&s.output(), "move "), 1);
     }
 }
