@@ -54,6 +54,10 @@ pub enum FenError {
     /// A side has more than one king.
     #[error("{0} has more than one king")]
     ExtraKing(&'static str),
+    /// A side has more pawns and promoted pieces than its eight pawns can account for (so no
+    /// game reaches the position, and the move count could overflow a move list).
+    #[error("{0} has more material than a game can produce")]
+    ImpossibleMaterial(&'static str),
     /// A pawn stands on the first or last rank.
     #[error("pawn on {0}, on the first or last rank")]
     PawnOnBackRank(String),
@@ -86,6 +90,21 @@ impl Position {
                 0 => return Err(FenError::MissingKing(color_name(color))),
                 1 => {}
                 _ => return Err(FenError::ExtraKing(color_name(color))),
+            }
+        }
+        for color in Color::ALL {
+            let count = |kind| pos.pieces_of(color, kind).count();
+            let promoted: u32 = [
+                (PieceKind::Queen, 1),
+                (PieceKind::Rook, 2),
+                (PieceKind::Bishop, 2),
+                (PieceKind::Knight, 2),
+            ]
+            .iter()
+            .map(|&(kind, initial)| count(kind).saturating_sub(initial))
+            .sum();
+            if count(PieceKind::Pawn) + promoted > 8 {
+                return Err(FenError::ImpossibleMaterial(color_name(color)));
             }
         }
         let back_ranks = Bitboard::RANK_1 | Bitboard::RANK_8;
