@@ -21,7 +21,7 @@
 //! are written into the source tree).
 
 use betacut::board::{
-    CastleSide, Color, Move, MoveKind, MoveList, Piece, PieceKind, Position, Square,
+    CastleSide, Color, FenError, Move, MoveKind, MoveList, Piece, PieceKind, Position, Square,
 };
 use betacut::tools::perft::load_suite;
 use proptest::prelude::*;
@@ -1472,5 +1472,41 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn fen_parser_rejects_material_no_game_can_produce() {
+    // 26 white queens have 263 legal moves here, more than a move list holds: legal_moves()
+    // would drop some while count_legal_moves() counts them all.
+    let crowded = "QQQQQQnk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1";
+    let impossible = [
+        crowded,
+        // Nine pawns.
+        "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",
+        // Eight pawns and a third knight (no pawn left to have promoted).
+        "4k3/8/8/8/8/8/PPPPPPPP/1NN1KN2 w - - 0 1",
+        // Seven black pawns and three promoted pieces.
+        "qqqrkrrr/1ppppppp/8/8/8/8/8/4K3 w - - 0 1",
+    ];
+    for fen in impossible {
+        let result = Position::from_fen(fen).map(|p| p.to_fen());
+        assert!(
+            matches!(result, Err(FenError::ImpossibleMaterial(_))),
+            "{fen}: {result:?}"
+        );
+    }
+    // Promoted pieces matched by missing pawns are fine: the 218-move record position has nine
+    // queens and no pawns.
+    let record = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
+    let pos = Position::from_fen(record).unwrap_or_else(|e| panic!("{record}: {e}"));
+    assert_eq!(pos.legal_moves().len(), 218);
+    assert_eq!(pos.count_legal_moves(), 218);
+    let possible = [
+        "4k3/8/8/8/8/8/1PPPPPPP/1NN1KN2 w - - 0 1",
+        "qqqrkrrr/4pppp/8/8/8/8/8/4K3 w - - 0 1",
+    ];
+    for fen in possible {
+        assert!(Position::from_fen(fen).is_ok(), "{fen} rejected");
     }
 }
