@@ -19,7 +19,10 @@ fn main() -> ExitCode {
     match run(&args) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("betacut: {message}\n{USAGE}");
+            eprintln!(
+                "betacut: {message}\n{USAGE}\n{}",
+                betacut::tools::cli::TOOLS_USAGE
+            );
             ExitCode::from(2)
         }
     }
@@ -37,7 +40,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "-h" | "--help" | "help" => {
-            println!("{USAGE}");
+            println!("{USAGE}\n{}", betacut::tools::cli::TOOLS_USAGE);
             Ok(ExitCode::SUCCESS)
         }
         "-v" | "--version" | "version" => {
@@ -103,7 +106,8 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 ExitCode::from(1)
             })
         }
-        other => Err(format!("unknown command {other:?}")),
+        other => betacut::tools::cli::run_tool(other, rest)
+            .unwrap_or_else(|| Err(format!("unknown command {other:?}"))),
     }
 }
 

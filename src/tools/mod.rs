@@ -2,6 +2,7 @@
 //! Texel tuner.
 
 pub mod bench;
+pub mod cli;
 pub mod datagen;
 pub mod epd;
 pub mod perft;

@@ -1,0 +1,160 @@
+//! Command-line front of the engine's tools: `bench`, `epd`, `datagen` and `tune`.
+
+use super::{bench, datagen, epd, tuner};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Usage lines of the tools handled here.
+pub const TOOLS_USAGE: &str = "  betacut bench [depth]                    fixed positions, fixed depth: `<nodes> nodes <nps> nps`
+  betacut epd <file.epd> [--movetime MS | --depth N] [--threads N] [--hash MB]
+                                           run a bm/am test suite, print solved/total
+  betacut datagen <out.txt> [--games N] [--nodes N] [--seed S] [--threads N]
+                  [--random-plies N] [--openings FILE]
+                                           self-play tuning data: `FEN | result` lines
+  betacut tune <data.txt> [--epochs N] [--lr X] [--threads N] [--out FILE]
+                                           Texel-tune the evaluation weights";
+
+/// Runs the tool `command` if it is one of ours; `None` if the command is not a tool here.
+pub fn run_tool(command: &str, args: &[String]) -> Option<Result<ExitCode, String>> {
+    Some(match command {
+        "bench" => run_bench(args),
+        "epd" => run_epd(args),
+        "datagen" => run_datagen(args),
+        "tune" => run_tune(args),
+        _ => return None,
+    })
+}
+
+/// The value after `flag`, parsed.
+fn flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, String> {
+    match args.iter().position(|a| a == name) {
+        None => Ok(None),
+        Some(i) => {
+            let text = args.get(i + 1).ok_or(format!("{name} needs a value"))?;
+            text.parse::<T>()
+                .map(Some)
+                .map_err(|_| format!("bad value {text:?} for {name}"))
+        }
+    }
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn run_bench(args: &[String]) -> Result<ExitCode, String> {
+    let depth = match args.first() {
+        Some(text) => text
+            .parse::<u32>()
+            .map_err(|_| format!("bad depth {text:?}"))?,
+        None => bench::DEFAULT_BENCH_DEPTH,
+    };
+    let summary = bench::run_bench(depth, |line| eprintln!("{line}"));
+    println!("{} nodes {} nps", summary.nodes, summary.nps);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_epd(args: &[String]) -> Result<ExitCode, String> {
+    let path = args.first().ok_or("epd needs a file")?;
+    let cases = epd::load_epd(Path::new(path)).map_err(|e| e.to_string())?;
+    let limits = epd::suite_limits(flag(args, "--movetime")?, flag(args, "--depth")?);
+    let threads = flag(args, "--threads")?.unwrap_or(1);
+    let hash = flag(args, "--hash")?.unwrap_or(64);
+    let start = Instant::now();
+    let outcomes = epd::run_epd(&cases, &limits, hash, threads, |o| {
+        let mark = if o.solved { "ok  " } else { "FAIL" };
+        println!("{mark} {:12} played {:8} {}", o.id, o.played, o.expected);
+    });
+    let solved = outcomes.iter().filter(|o| o.solved).count();
+    let failed: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| !o.solved)
+        .map(|o| o.id.as_str())
+        .collect();
+    println!("failed: {}", failed.join(" "));
+    println!(
+        "solved {solved}/{} in {:.1} s",
+        outcomes.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
+    let out_path = args.first().ok_or("datagen needs an output file")?;
+    let openings = match flag::<PathBuf>(args, "--openings")? {
+        Some(path) => std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .lines()
+            .map(|l| l.split(';').next().unwrap_or_default().trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect(),
+        None => Vec::new(),
+    };
+    let config = datagen::DatagenConfig {
+        games: flag(args, "--games")?.unwrap_or(1000),
+        nodes: flag(args, "--nodes")?.unwrap_or(6000),
+        random_plies: flag(args, "--random-plies")?.unwrap_or(8),
+        seed: flag(args, "--seed")?.unwrap_or(1),
+        threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
+        openings,
+    };
+    let file =
+        std::fs::File::create(out_path).map_err(|e| format!("cannot create {out_path}: {e}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    let start = Instant::now();
+    let written = datagen::run_datagen(&config, &mut out, |games, positions| {
+        if games % 100 == 0 || games == config.games {
+            eprintln!(
+                "{games}/{} games, {positions} positions, {:.0} s",
+                config.games,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    })
+    .map_err(|e| format!("writing {out_path}: {e}"))?;
+    println!("{written} positions written to {out_path}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_tune(args: &[String]) -> Result<ExitCode, String> {
+    let data_path = args.first().ok_or("tune needs a data file")?;
+    let config = tuner::TuneConfig {
+        epochs: flag(args, "--epochs")?.unwrap_or(2000),
+        learning_rate: flag(args, "--lr")?.unwrap_or(1.0),
+        threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
+    };
+    let out_path: PathBuf =
+        flag(args, "--out")?.unwrap_or_else(|| PathBuf::from("src/eval/weights.rs"));
+    let start = Instant::now();
+    let data = tuner::load_data(Path::new(data_path)).map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} positions loaded in {:.1} s",
+        data.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let (weights, k) = tuner::tune(&data, &tuner::current_weights(), config, |epoch, error| {
+        eprintln!("epoch {epoch:5}  error {error:.6}");
+    });
+    let header = format!(
+        "Generated by `betacut tune {data_path} --epochs {} --lr {}` ({} positions, K = {k:.4}),\n\
+         starting from the weights this file held before. See README.md (Tuning) for how the\n\
+         data is made.",
+        config.epochs,
+        config.learning_rate,
+        data.len()
+    );
+    let source = tuner::weights_source(&weights, &header);
+    let mut file = std::fs::File::create(&out_path)
+        .map_err(|e| format!("cannot create {}: {e}", out_path.display()))?;
+    file.write_all(source.as_bytes())
+        .map_err(|e| format!("writing {}: {e}", out_path.display()))?;
+    println!(
+        "weights written to {} (K = {k:.4}) in {:.0} s",
+        out_path.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,30 @@
+//! `betacut bench` is the engine's signature: run twice through the binary, it must search
+//! exactly the same number of nodes and end with `<nodes> nodes <nps> nps`.
+
+use std::process::Command;
+
+fn bench_nodes() -> u64 {
+    let out = Command::new(env!("CARGO_BIN_EXE_betacut"))
+        .arg("bench")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run betacut bench: {e}"));
+    assert!(out.status.success(), "bench failed: {out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert!(
+        words.len() == 4 && words[1] == "nodes" && words[3] == "nps",
+        "last line must be `<nodes> nodes <nps> nps`, got {last:?}"
+    );
+    let nodes: u64 = words[0].parse().unwrap_or(0);
+    assert!(nodes > 100_000, "bench searched only {nodes} nodes");
+    // One progress line per position on stderr, each with a legal best move.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("position")).count(), 50);
+    nodes
+}
+
+#[test]
+fn bench_node_count_is_deterministic() {
+    assert_eq!(bench_nodes(), bench_nodes());
+}
