@@ -3,6 +3,7 @@
 //! Data flows one way: `protocol` -> `search` -> `eval` / `board`. The board knows nothing of
 //! the search, the search nothing of the protocol.
 
+pub mod ablation;
 pub mod board;
 pub mod eval;
 pub mod protocol;

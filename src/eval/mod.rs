@@ -2,6 +2,7 @@
 //! move's view. Material and piece-square values are kept incrementally by the position; the
 //! other terms are computed here, pawn structure through a per-thread pawn cache.
 
+pub mod active;
 pub mod evaluate;
 pub mod masks;
 pub mod packed;

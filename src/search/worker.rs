@@ -9,6 +9,7 @@ use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::{gain_of, see_ge};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
+use crate::ablation;
 use crate::board::{Move, Piece, Position};
 use crate::eval::{evaluate, PawnCache};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -150,7 +151,7 @@ impl Worker {
             self.iteration_depth = depth;
             self.seldepth = 0;
             let mut delta = 16;
-            let (mut alpha, mut beta) = if depth >= 5 {
+            let (mut alpha, mut beta) = if ablation::ASPIRATION && depth >= 5 {
                 (score - delta, score + delta)
             } else {
                 (-INFINITE, INFINITE)
@@ -392,12 +393,16 @@ impl Worker {
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && !score::is_mate(beta) {
             // Reverse futility: far above beta near the leaves, assume it holds.
-            if depth <= 8 && eval - 75 * (depth - i32::from(improving)) >= beta {
+            if ablation::REVERSE_FUTILITY
+                && depth <= 8
+                && eval - 75 * (depth - i32::from(improving)) >= beta
+            {
                 return (eval + beta) / 2;
             }
             // Null move: give the opponent a free move; if we still beat beta, prune.
             let previous_was_null = ply > 0 && self.stack[ply - 1].mv.is_none();
-            if depth >= 3
+            if ablation::NULL_MOVE
+                && depth >= 3
                 && eval >= beta
                 && !previous_was_null
                 && self.pos.has_non_pawn_material(us)
@@ -425,7 +430,7 @@ impl Worker {
 
         // Internal iterative reduction: without a hash move, this node is probably not worth
         // the full depth yet.
-        if depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
+        if ablation::IIR && depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -466,18 +471,23 @@ impl Worker {
             {
                 if quiet {
                     let late = (3 + depth * depth) / (2 - i32::from(improving));
-                    if depth <= 7 && moves_searched as i32 >= late {
+                    if ablation::LATE_MOVE_PRUNING && depth <= 7 && moves_searched as i32 >= late {
                         picker.skip_quiets();
                         continue;
                     }
-                    if !in_check && depth <= 7 && eval + 90 + 80 * depth <= alpha {
+                    if ablation::FUTILITY
+                        && !in_check
+                        && depth <= 7
+                        && eval + 90 + 80 * depth <= alpha
+                    {
                         picker.skip_quiets();
                         continue;
                     }
-                    if depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
+                    if ablation::SEE_PRUNING && depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
                         continue;
                     }
-                } else if depth <= 6 && !see_ge(&self.pos, mv, -90 * depth) {
+                } else if ablation::SEE_PRUNING && depth <= 6 && !see_ge(&self.pos, mv, -90 * depth)
+                {
                     continue;
                 }
             }
@@ -494,14 +504,14 @@ impl Worker {
 
             self.make(ply, mv);
             moves_searched += 1;
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let new_depth = depth - 1 + i32::from(ablation::CHECK_EXTENSION && gives_check);
 
             let mut score;
             if moves_searched == 1 {
                 score = -self.search(sh, new_depth, ply + 1, -beta, -alpha, pv_node, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && moves_searched > 1 + usize::from(pv_node) {
+                if ablation::LMR && depth >= 3 && moves_searched > 1 + usize::from(pv_node) {
                     if quiet {
                         r = self.reductions[depth.min(63) as usize][moves_searched.min(63)];
                         r -= i32::from(pv_node);
@@ -659,7 +669,8 @@ impl Worker {
         let mut best_move = Move::NONE;
         while let Some(mv) = picker.next(&self.pos, &self.history) {
             // Delta pruning: even winning this material cannot lift us to alpha.
-            if !in_check
+            if ablation::DELTA_PRUNING
+                && !in_check
                 && mv.promotion_kind().is_none()
                 && stand_pat + gain_of(&self.pos, mv) + 200 <= alpha
             {
