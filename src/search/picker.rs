@@ -20,6 +20,7 @@ enum Stage {
     GenerateQuiet,
     Quiet,
     BadNoisy,
+    QuietChecks,
     GenerateEvasions,
     Evasions,
     Done,
@@ -71,6 +72,7 @@ pub struct MovePicker {
     bad_count: usize,
     skip_quiets: bool,
     quiescence: bool,
+    quiet_checks: bool,
 }
 
 impl MovePicker {
@@ -92,11 +94,13 @@ impl MovePicker {
             bad_count: 0,
             skip_quiets: false,
             quiescence: false,
+            quiet_checks: false,
         }
     }
 
-    /// Picker for a quiescence node: good captures only, or every evasion when in check.
-    pub fn quiescence(pos: &Position, tt_move: Move) -> MovePicker {
+    /// Picker for a quiescence node: good captures only, or every evasion when in check; with
+    /// `quiet_checks`, then also the quiet moves that give check and lose no material.
+    pub fn quiescence(pos: &Position, tt_move: Move, quiet_checks: bool) -> MovePicker {
         let in_check = pos.in_check();
         let usable = pos.is_legal(tt_move) && (in_check || is_noisy(pos, tt_move));
         MovePicker {
@@ -111,6 +115,7 @@ impl MovePicker {
             bad_count: 0,
             skip_quiets: true,
             quiescence: true,
+            quiet_checks,
         }
     }
 
@@ -180,10 +185,15 @@ impl MovePicker {
                             self.bad_count += 1;
                         }
                     }
-                    self.stage = if self.quiescence {
-                        Stage::Done
-                    } else {
+                    self.stage = if !self.quiescence {
                         Stage::Killer1
+                    } else if self.quiet_checks {
+                        let start = self.moves.len();
+                        pos.generate_quiet(&mut self.moves);
+                        self.next = start;
+                        Stage::QuietChecks
+                    } else {
+                        Stage::Done
                     };
                 }
                 Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
@@ -234,6 +244,16 @@ impl MovePicker {
                         let mv = self.moves.as_slice()[self.next];
                         self.next += 1;
                         return Some(mv);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::QuietChecks => {
+                    while self.next < self.moves.len() {
+                        let mv = self.moves.as_slice()[self.next];
+                        self.next += 1;
+                        if mv != self.tt_move && pos.gives_check(mv) && see_ge(pos, mv, 0) {
+                            return Some(mv);
+                        }
                     }
                     self.stage = Stage::Done;
                 }
@@ -319,7 +339,7 @@ mod tests {
         let pos = Position::from_fen("4k3/8/2p5/3p4/4P3/8/3Q4/4K3 w - - 0 1")
             .unwrap_or_else(|e| panic!("{e}"));
         let history = History::new();
-        let mut picker = MovePicker::quiescence(&pos, Move::NONE);
+        let mut picker = MovePicker::quiescence(&pos, Move::NONE, false);
         let mut picked = Vec::new();
         while let Some(mv) = picker.next(&pos, &history) {
             picked.push(mv);
@@ -330,11 +350,29 @@ mod tests {
 
         let check =
             Position::from_fen("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
-        let mut picker = MovePicker::quiescence(&check, Move::NONE);
+        let mut picker = MovePicker::quiescence(&check, Move::NONE, false);
         let mut n = 0;
         while picker.next(&check, &history).is_some() {
             n += 1;
         }
         assert_eq!(n as u64, check.count_legal_moves());
+    }
+
+    #[test]
+    fn quiescence_with_checks_adds_safe_quiet_checks() {
+        // Back-rank mate Rc8# is a quiet check; Rc7 is quiet but no check; no captures.
+        let pos = Position::from_fen("6k1/5ppp/8/3p4/8/8/5PPP/2R3K1 w - - 0 1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let history = History::new();
+        let picked = |checks: bool| {
+            let mut picker = MovePicker::quiescence(&pos, Move::NONE, checks);
+            let mut out = Vec::new();
+            while let Some(mv) = picker.next(&pos, &history) {
+                out.push(pos.move_to_coordinate(mv));
+            }
+            out
+        };
+        assert_eq!(picked(false), Vec::<String>::new());
+        assert_eq!(picked(true), vec!["c1c8"]);
     }
 }

@@ -17,6 +17,9 @@ pub struct TimeBudget {
     pub soft: Duration,
     /// The search is aborted at this point.
     pub hard: Duration,
+    /// A fixed time per move (XBoard `st`): searched in full, never cut short by the soft
+    /// limit.
+    pub fixed: bool,
 }
 
 impl TimeBudget {
@@ -25,7 +28,11 @@ impl TimeBudget {
         let overhead = limits.move_overhead;
         let movetime = limits.movetime.map(|t| {
             let t = t.saturating_sub(overhead).max(MIN_THINK);
-            TimeBudget { soft: t, hard: t }
+            TimeBudget {
+                soft: t,
+                hard: t,
+                fixed: true,
+            }
         });
         let clock = limits.clock.map(|clock| {
             // Never plan to use more than what is on the clock minus the overhead, and keep a
@@ -46,12 +53,17 @@ impl TimeBudget {
             };
             let soft = base.min(cap).max(MIN_THINK);
             let hard = (base * 4).min(cap).max(soft);
-            TimeBudget { soft, hard }
+            TimeBudget {
+                soft,
+                hard,
+                fixed: false,
+            }
         });
         match (movetime, clock) {
             (Some(a), Some(b)) => Some(TimeBudget {
                 soft: a.soft.min(b.soft),
                 hard: a.hard.min(b.hard),
+                fixed: false,
             }),
             (a, b) => a.or(b),
         }

@@ -219,6 +219,9 @@ impl Worker {
         if self.root_moves.len() == 1 {
             return true;
         }
+        if budget.fixed {
+            return false;
+        }
         let factor = match stable {
             0 => 1.5,
             1 => 1.1,
@@ -313,7 +316,7 @@ impl Worker {
         let root = ply == 0;
         let in_check = self.pos.in_check();
         if depth <= 0 && !in_check {
-            return self.quiescence(sh, ply, alpha, beta, pv_node);
+            return self.quiescence(sh, ply, alpha, beta, pv_node, true);
         }
         depth = depth.max(1);
         self.pv_len[ply] = 0;
@@ -596,7 +599,8 @@ impl Worker {
     }
 
     /// Quiescence search: captures (and queen promotions) until the position is quiet; every
-    /// evasion when in check.
+    /// evasion when in check; on its first ply (`checks`) also safe quiet checks, so mates one
+    /// move beyond the horizon are seen.
     fn quiescence(
         &mut self,
         sh: &Shared,
@@ -604,6 +608,7 @@ impl Worker {
         mut alpha: i32,
         beta: i32,
         pv_node: bool,
+        checks: bool,
     ) -> i32 {
         self.pv_len[ply] = 0;
         if self.check_stop(sh) {
@@ -665,7 +670,7 @@ impl Worker {
         }
 
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
-        let mut picker = MovePicker::quiescence(&self.pos, tt_move);
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move, checks && !in_check);
         let mut best_move = Move::NONE;
         while let Some(mv) = picker.next(&self.pos, &self.history) {
             // Delta pruning: even winning this material cannot lift us to alpha.
@@ -680,7 +685,7 @@ impl Worker {
             self.stack[ply].piece = self.pos.piece_at(mv.from());
             self.pos.make_move(mv);
             self.nodes += 1;
-            let score = -self.quiescence(sh, ply + 1, -beta, -alpha, pv_node);
+            let score = -self.quiescence(sh, ply + 1, -beta, -alpha, pv_node, false);
             self.pos.unmake_move(mv);
             if self.stopped {
                 return 0;
