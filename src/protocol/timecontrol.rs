@@ -144,6 +144,9 @@ pub struct GameClock {
 
 /// Largest interface delay believed (a bigger difference is a clock change, not a delay).
 const MAX_LAG_MS: i64 = 2_000;
+/// Moves ahead for which a game-long control keeps back what the interface's delay takes
+/// beyond the increment.
+const DRAIN_HORIZON: u32 = 40;
 
 impl Default for GameClock {
     fn default() -> GameClock {
@@ -240,7 +243,10 @@ impl GameClock {
     /// The search limits for the next move: a per-move time (`st`) or a game clock. `overhead`
     /// is the delay expected on every move (the search keeps it back from this move): the
     /// clock handed on is also short of that delay for every later move of the session, and
-    /// the increment counts only as far as it exceeds the delay.
+    /// the increment counts only as far as it exceeds the delay. In a game-long control, when the
+    /// measured delay exceeds the increment, every move drains the clock by the difference
+    /// however little the engine thinks: that drain for the next moves (at most half the clock)
+    /// is kept back too.
     pub fn limits(
         &self,
         moves_made: usize,
@@ -250,8 +256,15 @@ impl GameClock {
             TimeControl::PerMove(time) => (Some(time), None),
             TimeControl::Level(level) => {
                 let moves_to_go = self.moves_to_go(moves_made);
-                let later_moves = moves_to_go.map_or(0, |m| m.saturating_sub(1));
-                let reserve = overhead.saturating_mul(later_moves);
+                let reserve = match moves_to_go {
+                    Some(m) => overhead.saturating_mul(m.saturating_sub(1)),
+                    None => {
+                        let drain = self.lag().saturating_sub(level.increment);
+                        drain
+                            .saturating_mul(DRAIN_HORIZON)
+                            .min(self.engine_remaining() / 2)
+                    }
+                };
                 (
                     None,
                     Some(Clock {
@@ -389,6 +402,29 @@ mod tests {
         // Only the first time after a move measures.
         clock.set_engine_centis(100);
         assert_eq!(clock.lag(), Duration::from_millis(80));
+        // The delay (80 ms) exceeds the increment by 30 ms: 40 moves of that are kept back,
+        // at most half the clock.
+        let (_, game) = clock.limits(1, clock.lag());
+        assert_eq!(
+            game.map(|c| (c.remaining, c.increment)),
+            Some((Duration::from_millis(1_000 - 500), Duration::ZERO))
+        );
+        clock.set_control(TimeControl::Level(Level {
+            moves: 0,
+            base: Duration::from_secs(10),
+            increment: Duration::from_millis(50),
+        }));
+        let (_, game) = clock.limits(1, clock.lag());
+        assert_eq!(
+            game.map(|c| c.remaining),
+            Some(Duration::from_millis(10_000 - 1_200))
+        );
+        clock.set_control(TimeControl::Level(Level {
+            moves: 0,
+            base: Duration::from_secs(2),
+            increment: Duration::from_millis(50),
+        }));
+        clock.set_engine_centis(100);
         // A smaller delay lowers the estimate slowly.
         clock.charge_engine(Duration::from_millis(100), 2);
         clock.set_engine_centis(95);
