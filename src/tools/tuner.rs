@@ -6,15 +6,16 @@
 //! scale/64` with `mg`, `eg` the dot products of the features with the middlegame and endgame
 //! weights. The tuner fits the scaling constant K of the win-probability model
 //! `sigmoid(K * eval / 400)` once, then minimises the mean squared error between prediction and
-//! result with full-batch Adam, and writes `src/eval/weights.rs` in the same format.
+//! result, plus an L2 penalty on the distance from the starting weights, with full-batch Adam,
+//! and writes `src/eval/weights.rs` in the same format.
 //! Everything is deterministic: the same data and settings give the same weights.
 
 use crate::board::Position;
 use crate::eval::evaluate::{MAX_PHASE, NORMAL_SCALE};
+use crate::eval::evaluate_traced;
 use crate::eval::params::{NUM_PARAMS, SECTIONS};
 use crate::eval::trace::FeatureTrace;
 use crate::eval::weights::WEIGHTS;
-use crate::eval::evaluate_traced;
 use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
@@ -278,6 +279,9 @@ pub struct TuneConfig {
     pub learning_rate: f64,
     /// Threads for the gradient.
     pub threads: usize,
+    /// L2 regularisation towards the starting weights, per centipawn squared: keeps weights of
+    /// rarely seen features from wandering on noise.
+    pub l2: f64,
 }
 
 /// Tunes from `start`, calling `progress(epoch, error)` every 50 epochs; returns the weights
@@ -295,7 +299,11 @@ pub fn tune(
     let mut v = vec![(0.0f64, 0.0f64); NUM_PARAMS];
     progress(0, mean_error(data, &weights, k, config.threads));
     for epoch in 1..=config.epochs {
-        let grad = gradient(data, &weights, k, config.threads);
+        let mut grad = gradient(data, &weights, k, config.threads);
+        for ((g, w), w0) in grad.iter_mut().zip(&weights).zip(start) {
+            g.0 += 2.0 * config.l2 * (w.0 - w0.0);
+            g.1 += 2.0 * config.l2 * (w.1 - w0.1);
+        }
         let t = epoch as i32;
         let step = |g: f64, m: &mut f64, v: &mut f64, w: &mut f64| {
             *m = beta1 * *m + (1.0 - beta1) * g;
@@ -389,6 +397,7 @@ r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10 | 1.0
             epochs: 100,
             learning_rate: 1.0,
             threads: 2,
+            l2: 0.0,
         };
         let (tuned, _) = tune(&data, &start, config, |_, _| {});
         assert!(mean_error(&data, &tuned, k, 1) < before);
