@@ -690,11 +690,7 @@ fn move_now_during_a_long_search_returns_a_move() {
 
 #[test]
 fn quit_during_a_search_exits() {
-    for start in [
-        &["st 1000", "go"][..],
-        &["analyze"],
-        &["hard", "st 1000", "go", "?"],
-    ] {
+    for start in [&["st 1000", "go"][..], &["analyze"]] {
         let mut engine = Engine::started();
         engine.send("new");
         engine.send("post");
@@ -704,6 +700,14 @@ fn quit_during_a_search_exits() {
         let _ = engine.expect("thinking line", is_thinking);
         assert!(engine.quit(), "clean exit after {start:?}");
     }
+    // While pondering: after its move the engine thinks on the expected reply.
+    let mut engine = Engine::started();
+    for line in ["new", "post", "hard", "st 0.3", "go"] {
+        engine.send(line);
+    }
+    let _ = engine.expect_move();
+    let _ = engine.expect("ponder output", is_thinking);
+    assert!(engine.quit(), "clean exit while pondering");
 }
 
 #[test]
