@@ -1,0 +1,238 @@
+//! The search finds known mates at their exact distance, prefers the shortest mate and delays
+//! being mated, scores draws as draws (stalemate, repetition, fifty-move rule, insufficient
+//! material), reports legal principal variations, and obeys its limits.
+
+use betacut::board::{Move, Position};
+use betacut::search::score::{mate_in_moves, MATE};
+use betacut::search::{SearchControl, SearchLimits, SearchResult, Searcher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn position(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn search(pos: &Position, limits: SearchLimits) -> (SearchResult, Vec<Vec<Move>>) {
+    let mut searcher = Searcher::new(16);
+    let control = SearchControl::new(false);
+    let mut pvs = Vec::new();
+    let result = searcher.search(pos, &limits, &control, &mut |report| {
+        pvs.push(report.pv.to_vec());
+    });
+    (result, pvs)
+}
+
+fn depth(pos: &Position, d: u32) -> SearchResult {
+    search(pos, SearchLimits::depth(d)).0
+}
+
+fn coordinate(pos: &Position, mv: Move) -> String {
+    pos.move_to_coordinate(mv)
+}
+
+#[test]
+fn finds_mate_in_one() {
+    let pos = position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let result = depth(&pos, 4);
+    assert_eq!(coordinate(&pos, result.best_move), "d1d8");
+    assert_eq!(result.score, MATE - 1);
+    assert_eq!(mate_in_moves(result.score), Some(1));
+}
+
+#[test]
+fn finds_mate_in_two_with_the_exact_distance() {
+    // King and rook against king: mate in two, not in one (checked with python-chess).
+    let pos = position("7k/8/5K2/8/8/8/8/6R1 w - - 0 1");
+    let result = depth(&pos, 6);
+    assert_eq!(result.score, MATE - 3, "score {}", result.score);
+    assert_eq!(mate_in_moves(result.score), Some(2));
+}
+
+#[test]
+fn takes_the_shortest_mate() {
+    // King and queen against king: Qg7-style slow mates exist, but a mate in one is there.
+    let pos = position("k7/8/1K6/8/8/8/8/6Q1 w - - 0 1");
+    let result = depth(&pos, 8);
+    assert_eq!(result.score, MATE - 1);
+    let mut after = pos.clone();
+    after.make_move(result.best_move);
+    assert!(
+        after.is_checkmate(),
+        "{}",
+        coordinate(&pos, result.best_move)
+    );
+}
+
+#[test]
+fn delays_being_mated() {
+    // Black to move: one king move allows mate in one, the other only mate in two
+    // (found by brute force with python-chess). The engine must take the longer resistance.
+    let pos = position("8/8/8/8/8/2K5/6R1/1k6 b - - 0 1");
+    let result = depth(&pos, 8);
+    assert_eq!(result.score, -(MATE - 4), "score {}", result.score);
+    let mut after = pos.clone();
+    after.make_move(result.best_move);
+    let white_mates_at_once = after.legal_moves().iter().any(|&mv| {
+        let mut p = after.clone();
+        p.make_move(mv);
+        p.is_checkmate()
+    });
+    assert!(
+        !white_mates_at_once,
+        "{} allows mate in one",
+        coordinate(&pos, result.best_move)
+    );
+}
+
+#[test]
+fn stalemate_and_checkmate_roots_have_no_move() {
+    let stalemate = position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert!(stalemate.is_stalemate());
+    assert!(depth(&stalemate, 3).best_move.is_none());
+    let mate = position("3R2k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    assert!(mate.is_checkmate());
+    assert!(depth(&mate, 3).best_move.is_none());
+}
+
+#[test]
+fn avoids_stalemating_a_lone_king() {
+    // Queen takes on g7 would be stalemate-free? Qg7 is mate; Qf7 stalemate-like traps are avoided.
+    let pos = position("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
+    let result = depth(&pos, 6);
+    let mut after = pos.clone();
+    after.make_move(result.best_move);
+    assert!(!after.is_stalemate());
+    assert_eq!(mate_in_moves(result.score), Some(1));
+}
+
+#[test]
+fn a_repetition_from_the_game_history_scores_as_a_draw() {
+    // White is a queen down. The knights went g1-f3, g8-f6, f3-g1, f6-g8: playing Nf3 again
+    // repeats a position of the game, which the search scores as a draw and so prefers.
+    let mut pos = position("6nk/8/8/8/8/8/q7/6NK w - - 0 1");
+    for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        let m = pos.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        pos.make_move(m);
+    }
+    let result = depth(&pos, 6);
+    assert_eq!(coordinate(&pos, result.best_move), "g1f3");
+    assert_eq!(result.score, 0);
+    // Without the history the same position is simply lost.
+    let fresh = position(&pos.to_fen());
+    assert!(depth(&fresh, 6).score < -500);
+}
+
+#[test]
+fn fifty_move_rule_and_insufficient_material_are_draws() {
+    // Rook up, but the next quiet move completes fifty moves without capture or pawn move.
+    let pos = position("8/8/4k3/8/8/3K4/8/R7 w - - 99 120");
+    let result = depth(&pos, 6);
+    assert_eq!(result.score, 0, "fifty-move rule: {}", result.score);
+    // King and bishop against king: nothing to play for.
+    let pos = position("8/8/4k3/8/8/3KB3/8/8 w - - 0 1");
+    assert_eq!(depth(&pos, 6).score, 0);
+}
+
+#[test]
+fn every_reported_principal_variation_is_legal() {
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    for fen in fens {
+        let pos = position(fen);
+        let (result, pvs) = search(&pos, SearchLimits::depth(9));
+        assert_eq!(pvs.len(), 9, "one report per iteration");
+        for pv in pvs.iter().chain(std::iter::once(&result.pv)) {
+            assert!(!pv.is_empty(), "{fen}");
+            let mut p = pos.clone();
+            for &mv in pv {
+                assert!(
+                    p.legal_moves().contains(mv),
+                    "{fen}: illegal PV move {mv:?}"
+                );
+                p.make_move(mv);
+            }
+        }
+        assert_eq!(result.pv.first().copied(), Some(result.best_move));
+    }
+}
+
+#[test]
+fn depth_and_node_limits_are_obeyed() {
+    let pos = Position::startpos();
+    let result = depth(&pos, 7);
+    assert_eq!(result.depth, 7);
+    let (result, _) = search(
+        &pos,
+        SearchLimits {
+            nodes: Some(20_000),
+            ..SearchLimits::default()
+        },
+    );
+    // The node limit is checked every few thousand nodes.
+    assert!(result.nodes < 30_000, "{} nodes", result.nodes);
+    assert!(pos.legal_moves().contains(result.best_move));
+}
+
+#[test]
+fn excluded_root_moves_are_never_played() {
+    let pos = position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let mate = pos.parse_move("d1d8").unwrap_or(Move::NONE);
+    let (result, _) = search(
+        &pos,
+        SearchLimits {
+            depth: Some(5),
+            excluded: vec![mate],
+            ..SearchLimits::default()
+        },
+    );
+    assert_ne!(result.best_move, mate);
+    assert!(pos.legal_moves().contains(result.best_move));
+}
+
+#[test]
+fn a_stop_from_another_thread_ends_an_infinite_search() {
+    let pos = Position::startpos();
+    let control = Arc::new(SearchControl::new(false));
+    let stop_sent = Arc::new(AtomicBool::new(false));
+    let (stopper, sent) = (Arc::clone(&control), Arc::clone(&stop_sent));
+    let handle = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        sent.store(true, Ordering::SeqCst);
+        stopper.stop();
+    });
+    let mut searcher = Searcher::new(16);
+    let result = searcher.search(&pos, &SearchLimits::infinite(), &control, &mut |_| {});
+    // An infinite search has no limit of its own: it may only end because of the stop.
+    assert!(
+        stop_sent.load(Ordering::SeqCst),
+        "search ended before the stop"
+    );
+    let _ = handle.join();
+    assert!(pos.legal_moves().contains(result.best_move));
+}
+
+#[test]
+fn equal_searches_search_equal_trees() {
+    let pos = position("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");
+    let a = depth(&pos, 9);
+    let b = depth(&pos, 9);
+    assert_eq!(
+        (a.nodes, a.best_move, a.score),
+        (b.nodes, b.best_move, b.score)
+    );
+}
+
+#[test]
+fn several_threads_still_return_a_legal_move() {
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let mut searcher = Searcher::new(16);
+    searcher.set_threads(2);
+    let control = SearchControl::new(false);
+    let result = searcher.search(&pos, &SearchLimits::depth(8), &control, &mut |_| {});
+    assert!(pos.legal_moves().contains(result.best_move));
+    assert_eq!(result.depth, 8);
+}
