@@ -3,6 +3,8 @@
 //! Data flows one way: `protocol` -> `search` -> `eval` / `board`. The board knows nothing of
 //! the search, the search nothing of the protocol.
 
+#![warn(missing_docs)]
+
 pub mod ablation;
 pub mod board;
 pub mod eval;

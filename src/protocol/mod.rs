@@ -72,7 +72,7 @@ fn spawn_stdin_reader(events: Sender<Event>) {
     }
 }
 
-/// Reads one line (without `\n` / `\r\n`), keeping at most [`MAX_LINE_BYTES`]; `None` at the
+/// Reads one line (without `\n` / `\r\n`), keeping at most `MAX_LINE_BYTES`; `None` at the
 /// end of input or on a read error.
 pub fn read_line(input: &mut impl BufRead) -> Option<String> {
     let mut line = Vec::new();
