@@ -18,9 +18,12 @@ fn bench_nodes() -> u64 {
     );
     let nodes: u64 = words[0].parse().unwrap_or(0);
     assert!(nodes > 100_000, "bench searched only {nodes} nodes");
-    // One progress line per position on stderr, each with a legal best move.
+    // One progress line per bench position on stderr.
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.lines().filter(|l| l.starts_with("position")).count(), 50);
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("position")).count(),
+        50
+    );
     nodes
 }
 
