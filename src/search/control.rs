@@ -3,6 +3,7 @@
 
 use crate::board::Move;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 /// Shared between the thread that runs a search and the threads that watch or stop it.
@@ -18,6 +19,9 @@ pub struct SearchControl {
     root_total: AtomicU32,
     root_move: AtomicU16,
     started: Instant,
+    /// Wakes a search that waits for a ponder hit or a stop.
+    wake_lock: Mutex<()>,
+    wake: Condvar,
 }
 
 impl SearchControl {
@@ -33,12 +37,32 @@ impl SearchControl {
             root_total: AtomicU32::new(0),
             root_move: AtomicU16::new(0),
             started: Instant::now(),
+            wake_lock: Mutex::new(()),
+            wake: Condvar::new(),
+        }
+    }
+
+    /// Wakes anyone in [`SearchControl::wait_while_pondering`]. The flags are set first; taking
+    /// the lock before notifying means a waiter cannot miss the change between its check and
+    /// its wait.
+    fn notify(&self) {
+        let _guard = self.wake_lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.wake.notify_all();
+    }
+
+    /// Blocks (without spinning) while the search is pondering and not stopped: a ponder search
+    /// that has nothing left to search waits here for the ponder hit or the stop.
+    pub fn wait_while_pondering(&self) {
+        let mut guard = self.wake_lock.lock().unwrap_or_else(|e| e.into_inner());
+        while self.is_pondering() && !self.is_stopped() {
+            guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
         }
     }
 
     /// Asks the search to stop as soon as possible; it still returns its best move.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
+        self.notify();
     }
 
     /// True once a stop was requested (or the search stopped itself).
@@ -59,6 +83,7 @@ impl SearchControl {
         let ms = self.started.elapsed().as_millis() as u64;
         self.ponderhit_ms.store(ms, Ordering::Release);
         self.pondering.store(false, Ordering::Release);
+        self.notify();
     }
 
     /// When the search's own clock started: at creation, or at the ponder hit.
@@ -98,5 +123,30 @@ impl SearchControl {
             self.root_total.load(Ordering::Relaxed),
             Move::from_raw(self.root_move.load(Ordering::Relaxed)),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_waiting_ponder_search_wakes_on_ponderhit_and_on_stop() {
+        for hit in [true, false] {
+            let control = Arc::new(SearchControl::new(true));
+            let waiter = Arc::clone(&control);
+            let handle = std::thread::spawn(move || waiter.wait_while_pondering());
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            if hit {
+                control.ponderhit();
+                assert!(!control.is_pondering());
+            } else {
+                control.stop();
+            }
+            assert!(handle.join().is_ok());
+        }
+        // Not pondering: returns at once.
+        SearchControl::new(false).wait_while_pondering();
     }
 }

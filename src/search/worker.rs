@@ -195,9 +195,7 @@ impl Worker {
         if self.is_main() {
             // A ponder search that ran out of depth waits for the ponder hit or a stop, so the
             // protocol never receives a result while the opponent is still thinking.
-            while sh.control.is_pondering() && !sh.control.is_stopped() {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+            sh.control.wait_while_pondering();
             sh.abort.store(true, Ordering::Relaxed);
         }
         sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
