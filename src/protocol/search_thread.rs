@@ -180,7 +180,7 @@ impl RunningSearch {
                         reporter.report(r, &control)
                     })
                 } else {
-                    empty_result()
+                    SearchResult::none()
                 };
                 Outcome::Ready(Box::new((searcher, result)))
             }
@@ -270,19 +270,8 @@ impl RunningSearch {
             Outcome::Ready(done) => *done,
             Outcome::Running(handle) => match handle.join() {
                 Ok(done) => done,
-                Err(_) => (Searcher::new(self.hash_mb), empty_result()),
+                Err(_) => (Searcher::new(self.hash_mb), SearchResult::none()),
             },
         }
-    }
-}
-
-fn empty_result() -> SearchResult {
-    SearchResult {
-        best_move: Move::NONE,
-        ponder_move: None,
-        score: 0,
-        depth: 0,
-        nodes: 0,
-        pv: Vec::new(),
     }
 }

@@ -49,6 +49,20 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+impl SearchResult {
+    /// The result of a search that had no move to search (mate, stalemate, all excluded).
+    pub fn none() -> SearchResult {
+        SearchResult {
+            best_move: Move::NONE,
+            ponder_move: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        }
+    }
+}
+
 /// Owns the search state (table, per-thread histories); several searchers can exist side by
 /// side.
 pub struct Searcher {
@@ -149,14 +163,7 @@ impl Searcher {
             .filter(|m| !limits.excluded.contains(m))
             .collect();
         if root_moves.is_empty() {
-            return SearchResult {
-                best_move: Move::NONE,
-                ponder_move: None,
-                score: 0,
-                depth: 0,
-                nodes: 0,
-                pv: Vec::new(),
-            };
+            return SearchResult::none();
         }
 
         self.tt.new_search();

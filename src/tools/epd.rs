@@ -5,7 +5,6 @@ use crate::board::{Move, Position};
 use crate::search::{SearchControl, SearchLimits, Searcher};
 use std::path::Path;
 use std::time::Duration;
-use thiserror::Error;
 
 /// One test position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,36 +20,13 @@ pub struct EpdCase {
 }
 
 /// Problems reading an EPD suite.
-#[derive(Debug, Error)]
-pub enum EpdError {
-    /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// A line is not a valid EPD record.
-    #[error("line {line}: {reason}")]
-    BadLine {
-        /// Line number (1-based).
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-}
+pub use super::input::InputError as EpdError;
 
 /// Parses EPD text: four FEN fields, then `;`-separated operations (`bm`, `am`, `id`, others
 /// ignored).
 pub fn parse_epd(text: &str) -> Result<Vec<EpdCase>, EpdError> {
     let mut cases = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let raw = raw.trim();
-        if raw.is_empty() || raw.starts_with('#') {
-            continue;
-        }
+    for (line, raw) in super::input::content_lines(text) {
         let bad = |reason: &str| EpdError::BadLine {
             line,
             reason: reason.to_string(),
@@ -89,11 +65,7 @@ pub fn parse_epd(text: &str) -> Result<Vec<EpdCase>, EpdError> {
 
 /// Reads and parses an EPD file.
 pub fn load_epd(path: &Path) -> Result<Vec<EpdCase>, EpdError> {
-    let text = std::fs::read_to_string(path).map_err(|source| EpdError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
-    parse_epd(&text)
+    parse_epd(&super::input::read_text(path)?)
 }
 
 /// Outcome of one case.

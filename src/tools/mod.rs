@@ -5,5 +5,6 @@ pub mod bench;
 pub mod cli;
 pub mod datagen;
 pub mod epd;
+pub mod input;
 pub mod perft;
 pub mod tuner;

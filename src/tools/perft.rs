@@ -5,7 +5,6 @@
 use crate::board::{Move, Position};
 use std::fmt;
 use std::path::Path;
-use thiserror::Error;
 
 /// Number of leaf nodes `depth` plies below `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
@@ -51,35 +50,12 @@ pub struct SuiteEntry {
 }
 
 /// Problems reading a perft suite.
-#[derive(Debug, Error)]
-pub enum SuiteError {
-    /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The reason.
-        source: std::io::Error,
-    },
-    /// A line is not of the form `FEN ;D1 n ;D2 n ...`.
-    #[error("line {line}: {reason}")]
-    BadLine {
-        /// Line number (1-based).
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-}
+pub use super::input::InputError as SuiteError;
 
 /// Parses suite text: one `FEN ;D1 n ;D2 n ...` per line; blank lines and `#` comments skipped.
 pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut entries = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let raw = raw.trim();
-        if raw.is_empty() || raw.starts_with('#') {
-            continue;
-        }
+    for (line, raw) in super::input::content_lines(text) {
         let mut fields = raw.split(';');
         let fen = fields.next().unwrap_or_default().trim().to_string();
         let mut counts = Vec::new();
@@ -107,11 +83,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
 
 /// Reads and parses a suite file.
 pub fn load_suite(path: &Path) -> Result<Vec<SuiteEntry>, SuiteError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SuiteError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
-    parse_suite(&text)
+    parse_suite(&super::input::read_text(path)?)
 }
 
 /// A perft count that differs from the suite, or a FEN that does not parse.

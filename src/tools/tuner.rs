@@ -18,31 +18,9 @@ use crate::eval::trace::FeatureTrace;
 use crate::eval::weights::WEIGHTS;
 use std::fmt::Write as _;
 use std::path::Path;
-use thiserror::Error;
 
 /// Problems loading tuning data.
-#[derive(Debug, Error)]
-pub enum TuneError {
-    /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// A line is not `FEN | result`.
-    #[error("line {line}: {reason}")]
-    BadLine {
-        /// Line number (1-based).
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// No usable positions.
-    #[error("the data holds no positions")]
-    Empty,
-}
+pub use super::input::InputError as TuneError;
 
 /// Tuning data in compact form: one sparse feature vector per position.
 #[derive(Debug, Default)]
@@ -147,11 +125,7 @@ pub fn parse_data(text: &str) -> Result<Dataset, TuneError> {
 
 /// Reads a data file.
 pub fn load_data(path: &Path) -> Result<Dataset, TuneError> {
-    let text = std::fs::read_to_string(path).map_err(|source| TuneError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
-    parse_data(&text)
+    parse_data(&super::input::read_text(path)?)
 }
 
 /// The current weights as floating-point (mg, eg) pairs.
