@@ -24,6 +24,7 @@ pub const NAMES: &[&str] = &[
     "iir",
     "aspiration",
     "delta",
+    "singular",
     // evaluation (weights of the named terms are zeroed)
     "psqt",
     "mobility",
@@ -126,6 +127,8 @@ pub const IIR: bool = enabled("iir");
 pub const ASPIRATION: bool = enabled("aspiration");
 /// Delta pruning in quiescence search.
 pub const DELTA_PRUNING: bool = enabled("delta");
+/// Singular extensions (and multi-cut) of hash moves.
+pub const SINGULAR: bool = enabled("singular");
 /// Endgame scaling of drawish material.
 pub const SCALING: bool = enabled("scaling");
 

@@ -50,6 +50,21 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+impl TtEntry {
+    /// The stored score, relative to the root from `ply`, if it decides a node searched to
+    /// `depth` with window (`alpha`, `beta`): deep enough, and its bound on the right side.
+    #[inline]
+    pub fn cutoff(&self, depth: i32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let score = super::score::from_table(self.score, ply);
+        let decides = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        (self.depth >= depth && decides).then_some(score)
+    }
+}
+
 #[derive(Default)]
 struct Slot {
     check: AtomicU64,

@@ -57,12 +57,15 @@ struct Frame {
     eval: i32,
     mv: Move,
     piece: Option<Piece>,
+    /// Move left out of this node's search (singular-extension verification).
+    excluded: Move,
 }
 
 const EMPTY_FRAME: Frame = Frame {
     eval: NO_EVAL,
     mv: Move::NONE,
     piece: None,
+    excluded: Move::NONE,
 };
 
 /// A search thread's private state; kept between searches so histories carry over.
@@ -339,6 +342,7 @@ impl Worker {
             }
         }
 
+        let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
         let entry = sh.tt.probe(key);
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
@@ -347,17 +351,10 @@ impl Worker {
         } else {
             tt_move
         };
-        if let Some(e) = entry {
-            let tt_score = score::from_table(e.score, ply);
-            if !pv_node && e.depth >= depth {
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => tt_score >= beta,
-                    Bound::Upper => tt_score <= alpha,
-                };
-                if usable {
-                    return tt_score;
-                }
+        // A verification search (with a move left out) must not take the full node's score.
+        if !pv_node && excluded.is_none() {
+            if let Some(score) = entry.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
+                return score;
             }
         }
 
@@ -392,7 +389,7 @@ impl Worker {
             && (self.stack[ply - 2].eval == NO_EVAL || eval > self.stack[ply - 2].eval);
 
         let us = self.pos.side_to_move();
-        if !pv_node && !in_check && !score::is_mate(beta) {
+        if !pv_node && !in_check && excluded.is_none() && !score::is_mate(beta) {
             // Reverse futility: far above beta near the leaves, assume it holds.
             if ablation::REVERSE_FUTILITY
                 && depth <= 8
@@ -435,6 +432,45 @@ impl Worker {
             depth -= 1;
         }
 
+        // Singular extension: if every move but the hash move fails well below the hash
+        // move's score, the hash move is forced and gets one more ply. If even without it the
+        // search beats beta, more than one move refutes this node: cut (multi-cut).
+        let mut singular_extension = 0;
+        if let Some(e) = entry {
+            let tt_score = score::from_table(e.score, ply);
+            if ablation::SINGULAR
+                && !root
+                && depth >= 8
+                && ply < 2 * self.iteration_depth as usize
+                && excluded.is_none()
+                && !tt_move.is_none()
+                && e.bound != Bound::Upper
+                && e.depth >= depth - 3
+                && !score::is_mate(tt_score)
+            {
+                let singular_beta = tt_score - 2 * depth;
+                self.stack[ply].excluded = tt_move;
+                let value = self.search(
+                    sh,
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    false,
+                    cut_node,
+                );
+                self.stack[ply].excluded = Move::NONE;
+                if self.stopped {
+                    return 0;
+                }
+                if value < singular_beta {
+                    singular_extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
+
         let killers = self.history.killers(ply);
         let (prev_move, prev_piece) = if ply > 0 {
             (self.stack[ply - 1].mv, self.stack[ply - 1].piece)
@@ -451,7 +487,7 @@ impl Worker {
         let mut quiets_count = 0usize;
 
         while let Some(mv) = picker.next(&self.pos, &self.history) {
-            if root && !self.root_moves.contains(&mv) {
+            if (root && !self.root_moves.contains(&mv)) || mv == excluded {
                 continue;
             }
             let quiet = !is_noisy(&self.pos, mv);
@@ -505,7 +541,12 @@ impl Worker {
 
             self.make(ply, mv);
             moves_searched += 1;
-            let new_depth = depth - 1 + i32::from(ablation::CHECK_EXTENSION && gives_check);
+            let extension = if mv == tt_move && singular_extension > 0 {
+                singular_extension
+            } else {
+                i32::from(ablation::CHECK_EXTENSION && gives_check)
+            };
+            let new_depth = depth - 1 + extension;
 
             let mut score;
             if moves_searched == 1 {
@@ -561,6 +602,10 @@ impl Worker {
         }
 
         if moves_searched == 0 {
+            // Only the excluded move: the verification search found no alternative.
+            if !excluded.is_none() {
+                return alpha;
+            }
             // No legal move (root moves are never all excluded: the searcher checks).
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
@@ -584,6 +629,9 @@ impl Worker {
         } else {
             Bound::Upper
         };
+        if !excluded.is_none() {
+            return best_score;
+        }
         let stored_eval = if in_check { NO_EVAL } else { eval };
         sh.tt.store(
             key,
@@ -623,17 +671,9 @@ impl Worker {
 
         let key = self.pos.key();
         let entry = sh.tt.probe(key);
-        if let Some(e) = entry {
-            let tt_score = score::from_table(e.score, ply);
-            if !pv_node {
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => tt_score >= beta,
-                    Bound::Upper => tt_score <= alpha,
-                };
-                if usable {
-                    return tt_score;
-                }
+        if !pv_node {
+            if let Some(score) = entry.and_then(|e| e.cutoff(0, ply, alpha, beta)) {
+                return score;
             }
         }
 
@@ -679,10 +719,7 @@ impl Worker {
             {
                 continue;
             }
-            self.stack[ply].mv = mv;
-            self.stack[ply].piece = self.pos.piece_at(mv.from());
-            self.pos.make_move(mv);
-            self.nodes += 1;
+            self.make(ply, mv);
             let score = -self.quiescence(sh, ply + 1, -beta, -alpha, pv_node, false);
             self.pos.unmake_move(mv);
             if self.stopped {
