@@ -317,7 +317,7 @@ impl Worker {
         let root = ply == 0;
         let in_check = self.pos.in_check();
         if depth <= 0 && !in_check {
-            return self.quiescence(sh, ply, alpha, beta, pv_node, true);
+            return self.quiescence(sh, ply, alpha, beta, pv_node, ablation::QS_CHECKS);
         }
         depth = depth.max(1);
         self.pv_len[ply] = 0;
