@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# What each search feature and evaluation term is worth: for every NAME, build Betacut with that
+# switch off (see src/ablation.rs) and play it against the normal build with an SPRT.
+#
+#   benches/ablation_sprt.sh NAME [NAME ...]        e.g. benches/ablation_sprt.sh null_move lmr
+#
+# Environment (defaults in brackets): TC [2+0.02], GAMES (cap per SPRT) [200], CONCURRENCY [2],
+# SPRT bounds "ELO0 ELO1 ALPHA BETA" ["0 5 0.05 0.05"], OUT [target/ablation], PY
+# [~/.venv-chess-tools/bin/python], TOOLS [../shared/tools], OPENINGS
+# [../shared/data/openings/noob_2moves.epd]. Needs the tools of ../shared/tools/setup.sh.
+#
+# The first engine of every match is the normal build, so a positive Elo is what the feature
+# is worth. One summary line per feature is appended to $OUT/summary.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TC=${TC:-2+0.02}
+GAMES=${GAMES:-200}
+CONCURRENCY=${CONCURRENCY:-2}
+SPRT=${SPRT:-0 5 0.05 0.05}
+OUT=${OUT:-target/ablation}
+PY=${PY:-$HOME/.venv-chess-tools/bin/python}
+TOOLS=${TOOLS:-../shared/tools}
+OPENINGS=${OPENINGS:-../shared/data/openings/noob_2moves.epd}
+mkdir -p "$OUT"
+
+cargo build --release --quiet
+cp target/release/betacut "$OUT/betacut-full"
+for name in "$@"; do
+    # A separate target directory keeps the normal build's artefacts untouched; only the crate
+    # itself is rebuilt per feature.
+    BETACUT_ABLATE="$name" cargo build --release --quiet --target-dir "$OUT/target"
+    cp "$OUT/target/release/betacut" "$OUT/betacut-no-$name"
+    # shellcheck disable=SC2086
+    "$PY" "$TOOLS/match.py" \
+        --engine "full=$OUT/betacut-full:xboard" --engine "no_$name=$OUT/betacut-no-$name:xboard" \
+        --tc "$TC" --games "$GAMES" --openings "$OPENINGS" --seed 11 \
+        --concurrency "$CONCURRENCY" --sprt $SPRT \
+        --pgn "$OUT/$name.pgn" --json "$OUT/$name.json" | tee "$OUT/$name.log"
+    {
+        printf '%s (TC %s, cap %s): ' "$name" "$TC" "$GAMES"
+        grep -E '^(full vs|SPRT|  (full|no_))' "$OUT/$name.log" | tr -s ' \n' ' '
+        echo
+    } >>"$OUT/summary.txt"
+done
