@@ -5,6 +5,7 @@
 #   benches/ablation_sprt.sh NAME [NAME ...]        e.g. benches/ablation_sprt.sh null_move lmr
 #
 # Environment (defaults in brackets): TC [2+0.02], GAMES (cap per SPRT) [200], CONCURRENCY [2],
+# SEED (opening order; change it for a re-run on new openings) [11],
 # SPRT bounds "ELO0 ELO1 ALPHA BETA" ["0 5 0.05 0.05"], OUT [target/ablation], PY
 # [~/.venv-chess-tools/bin/python], TOOLS [../shared/tools], OPENINGS
 # [../shared/data/openings/noob_2moves.epd]. Needs the tools of ../shared/tools/setup.sh.
@@ -16,6 +17,7 @@ cd "$(dirname "$0")/.."
 TC=${TC:-2+0.02}
 GAMES=${GAMES:-200}
 CONCURRENCY=${CONCURRENCY:-2}
+SEED=${SEED:-11}
 SPRT=${SPRT:-0 5 0.05 0.05}
 OUT=${OUT:-target/ablation}
 PY=${PY:-$HOME/.venv-chess-tools/bin/python}
@@ -33,12 +35,12 @@ for name in "$@"; do
     # shellcheck disable=SC2086
     "$PY" "$TOOLS/match.py" \
         --engine "full=$OUT/betacut-full:xboard" --engine "no_$name=$OUT/betacut-no-$name:xboard" \
-        --tc "$TC" --games "$GAMES" --openings "$OPENINGS" --seed 11 \
+        --tc "$TC" --games "$GAMES" --openings "$OPENINGS" --seed "$SEED" \
         --concurrency "$CONCURRENCY" --sprt $SPRT \
         --pgn "$OUT/$name.pgn" --json "$OUT/$name.json" | tee "$OUT/$name.log"
     {
         printf '%s (TC %s, cap %s): ' "$name" "$TC" "$GAMES"
-        grep -E '^(full vs|SPRT|  (full|no_))' "$OUT/$name.log" | tr -s ' \n' ' '
+        grep -E '^(full vs|SPRT)|^  (full|no_[a-z_]+): illegal_move' "$OUT/$name.log" | tr -s ' \n' ' '
         echo
     } >>"$OUT/summary.txt"
 done
