@@ -9,6 +9,7 @@
 //! - gen2.txt: `betacut datagen gen2.txt --games 6000 --nodes 6000 --seed 2 --threads 2
 //!   --random-plies 8`, run with the binary of commit 8417a9a (536626 positions, 21 min on
 //!   2 cores).
+//!
 //! See README.md (How the evaluation weights are made) for how the data is made.
 
 use super::packed::S;
