@@ -1,6 +1,8 @@
 //! Command-line front of the engine's tools: `bench`, `epd`, `datagen` and `tune`.
 
 use super::{bench, datagen, epd, tuner};
+use crate::board::Position;
+use crate::search::SearchReport;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,8 +10,9 @@ use std::time::Instant;
 
 /// Usage lines of the tools handled here.
 pub const TOOLS_USAGE: &str = "  betacut bench [depth]                    fixed positions, fixed depth: `<nodes> nodes <nps> nps`
-  betacut epd <file.epd> [--movetime MS | --depth N] [--threads N] [--hash MB]
-                                           run a bm/am test suite, print solved/total
+  betacut epd <file.epd> [--movetime MS] [--depth N] [--nodes N] [--threads N] [--hash MB]
+                  [--verbose]              run a bm/am test suite, print solved/total
+                                           (--verbose: every iteration of every search)
   betacut datagen <out.txt> [--games N] [--nodes N] [--seed S] [--threads N]
                   [--random-plies N] [--openings FILE]
                                            self-play tuning data: `FEN | result` lines
@@ -59,11 +62,29 @@ fn run_bench(args: &[String]) -> Result<ExitCode, String> {
 fn run_epd(args: &[String]) -> Result<ExitCode, String> {
     let path = args.first().ok_or("epd needs a file")?;
     let cases = epd::load_epd(Path::new(path)).map_err(|e| e.to_string())?;
-    let limits = epd::suite_limits(flag(args, "--movetime")?, flag(args, "--depth")?);
+    let limits = epd::suite_limits(
+        flag(args, "--movetime")?,
+        flag(args, "--depth")?,
+        flag(args, "--nodes")?,
+    );
     let threads = flag(args, "--threads")?.unwrap_or(1);
     let hash = flag(args, "--hash")?.unwrap_or(64);
     let start = Instant::now();
-    let outcomes = epd::run_epd(&cases, &limits, hash, threads, |o| {
+    let verbose = args.iter().any(|a| a == "--verbose");
+    let mut show_iteration = |pos: &mut Position, r: &SearchReport| {
+        if verbose {
+            println!(
+                "     depth {:2}/{:2} score {:6} {:6} ms {:10} nodes  {}",
+                r.depth,
+                r.seldepth,
+                r.score,
+                r.elapsed.as_millis(),
+                r.nodes,
+                pos.line_to_san(r.pv)
+            );
+        }
+    };
+    let outcomes = epd::run_epd(&cases, &limits, hash, threads, &mut show_iteration, |o| {
         let mark = if o.solved { "ok  " } else { "FAIL" };
         println!("{mark} {:12} played {:8} {}", o.id, o.played, o.expected);
     });

@@ -2,7 +2,7 @@
 //! operations and reports how many the engine solves.
 
 use crate::board::{Move, Position};
-use crate::search::{SearchControl, SearchLimits, Searcher};
+use crate::search::{SearchControl, SearchLimits, SearchReport, Searcher};
 use std::path::Path;
 use std::time::Duration;
 
@@ -92,12 +92,14 @@ pub fn judge(pos: &Position, case: &EpdCase, played: Move) -> bool {
     (case.best.is_empty() || matches(&case.best)) && !matches(&case.avoid)
 }
 
-/// Runs every case with a fresh search of `limits` each, calling `report` per case.
+/// Runs every case with a fresh search of `limits` each, calling `on_iteration` (with a copy
+/// of the case's position) after each completed iteration and `report` per case.
 pub fn run_epd(
     cases: &[EpdCase],
     limits: &SearchLimits,
     hash_mb: usize,
     threads: usize,
+    on_iteration: &mut dyn FnMut(&mut Position, &SearchReport),
     mut report: impl FnMut(&EpdOutcome),
 ) -> Vec<EpdOutcome> {
     let mut searcher = Searcher::new(hash_mb);
@@ -109,7 +111,8 @@ pub fn run_epd(
         };
         searcher.clear();
         let control = SearchControl::new(false);
-        let result = searcher.search(&pos, limits, &control, &mut |_| {});
+        let mut shown = pos.clone();
+        let result = searcher.search(&pos, limits, &control, &mut |r| on_iteration(&mut shown, r));
         let solved = judge(&pos, case, result.best_move);
         let played = pos.move_to_san(result.best_move);
         let expected = if case.best.is_empty() {
@@ -129,13 +132,24 @@ pub fn run_epd(
     outcomes
 }
 
-/// Limits for a suite run: `--movetime MS` or `--depth N` (default 1 s per position).
-pub fn suite_limits(movetime_ms: Option<u64>, depth: Option<u32>) -> SearchLimits {
-    match (movetime_ms, depth) {
-        (_, Some(d)) => SearchLimits::depth(d),
-        (Some(ms), None) => SearchLimits::movetime(Duration::from_millis(ms)),
-        (None, None) => SearchLimits::movetime(Duration::from_secs(1)),
+/// Limits for a suite run: `--movetime MS`, `--depth N` and/or `--nodes N` (each one given
+/// applies; with none, 1 s per position). A node budget makes a run independent of machine
+/// load, which is what comparisons between builds want.
+pub fn suite_limits(
+    movetime_ms: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+) -> SearchLimits {
+    let mut limits = SearchLimits {
+        depth,
+        nodes,
+        movetime: movetime_ms.map(Duration::from_millis),
+        ..SearchLimits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.movetime = Some(Duration::from_secs(1));
     }
+    limits
 }
 
 #[cfg(test)]
@@ -158,5 +172,31 @@ mod tests {
         assert!(!judge(&pos, &cases[0], qg4));
         assert!(parse_epd("8/8/8 w - - bm e4;").is_err());
         assert!(parse_epd("4k3/8/8/8/8/8/8/4K3 w - - id \"no ops\";").is_err());
+    }
+
+    #[test]
+    fn suite_limits_default_to_one_second_and_keep_every_given_limit() {
+        assert_eq!(
+            suite_limits(None, None, None).movetime,
+            Some(Duration::from_secs(1))
+        );
+        let both = suite_limits(None, Some(9), Some(5000));
+        assert_eq!(
+            (both.depth, both.nodes, both.movetime),
+            (Some(9), Some(5000), None)
+        );
+    }
+
+    #[test]
+    fn a_node_limited_run_solves_a_sacrifice_that_mates() {
+        // WAC.004: 1. Qxh7+ Kxh7 2. hxg6+ Kxg6 (or Kg8) and the rook mates on h8 or h6.
+        let text =
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - bm Qxh7+; id \"WAC.004\";\n";
+        let cases = parse_epd(text).unwrap_or_else(|e| panic!("{e}"));
+        let limits = suite_limits(None, None, Some(2_000_000));
+        let outcomes = run_epd(&cases, &limits, 16, 1, &mut |_, _| {}, |_| {});
+        assert_eq!(outcomes.len(), 1);
+        assert!(outcomes[0].solved, "played {}", outcomes[0].played);
+        assert_eq!(outcomes[0].played, "Qxh7+");
     }
 }
