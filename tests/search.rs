@@ -161,6 +161,35 @@ fn every_reported_principal_variation_is_legal() {
 }
 
 #[test]
+fn a_search_stopped_inside_an_iteration_plays_the_head_of_its_last_reported_legal_line() {
+    // Node budgets stop these searches part-way through an iteration; a root move that beat
+    // the others before the stop is played, and it is reported first, with a legal line.
+    let suite = std::fs::read_to_string("tests/data/wac.epd").unwrap_or_else(|e| panic!("{e}"));
+    for line in suite.lines().step_by(10) {
+        let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+        let fen = fen.join(" ");
+        let pos = position(&fen);
+        let (result, pvs) = search(
+            &pos,
+            SearchLimits {
+                nodes: Some(40_000),
+                ..SearchLimits::default()
+            },
+        );
+        let last = pvs
+            .last()
+            .unwrap_or_else(|| panic!("{fen}: nothing reported"));
+        assert_eq!(last.first(), Some(&result.best_move), "{fen}");
+        assert_eq!(&result.pv, last, "{fen}");
+        let mut p = pos.clone();
+        for &mv in last {
+            assert!(p.legal_moves().contains(mv), "{fen}: illegal {mv:?}");
+            p.make_move(mv);
+        }
+    }
+}
+
+#[test]
 fn depth_and_node_limits_are_obeyed() {
     let pos = Position::startpos();
     let result = depth(&pos, 7);

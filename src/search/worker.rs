@@ -78,6 +78,11 @@ pub(crate) struct Worker {
     pub seldepth: usize,
     pub root_moves: Vec<Move>,
     pub completed: Option<Iteration>,
+    /// The root's best line so far in the iteration under way (set whenever a root move
+    /// raises alpha with a complete search), used if the search stops before the iteration
+    /// ends: a move that just proved better than the last iteration's choice is not thrown
+    /// away.
+    partial: Option<Iteration>,
     stack: Vec<Frame>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -109,6 +114,7 @@ impl Worker {
             seldepth: 0,
             root_moves: Vec::new(),
             completed: None,
+            partial: None,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 2],
@@ -131,6 +137,7 @@ impl Worker {
         self.nodes = 0;
         self.seldepth = 0;
         self.completed = None;
+        self.partial = None;
         self.stopped = false;
         self.history.clear_killers();
         self.stack.fill(EMPTY_FRAME);
@@ -153,6 +160,7 @@ impl Worker {
         for depth in 1..=max_depth {
             self.iteration_depth = depth;
             self.seldepth = 0;
+            self.partial = None;
             let mut delta = 16;
             let (mut alpha, mut beta) = if ablation::ASPIRATION && depth >= 5 {
                 (score - delta, score + delta)
@@ -176,6 +184,14 @@ impl Worker {
                 delta += delta / 2;
             }
             if self.stopped {
+                // Interrupted: a root move that raised alpha in this iteration has been fully
+                // searched and beat every move before it, the previous best included.
+                if let Some(partial) = self.partial.take() {
+                    if self.is_main() {
+                        report(&partial, self.seldepth as u32, sh.total_nodes());
+                    }
+                    self.completed = Some(partial);
+                }
                 break;
             }
             let pv = self.pv[0][..self.pv_len[0]].to_vec();
@@ -588,6 +604,13 @@ impl Worker {
                     best_move = mv;
                     if pv_node {
                         self.update_pv(ply, mv);
+                    }
+                    if root {
+                        self.partial = Some(Iteration {
+                            depth: self.iteration_depth,
+                            score,
+                            pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                        });
                     }
                     if score >= beta {
                         break;
