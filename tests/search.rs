@@ -5,6 +5,8 @@
 use betacut::board::{Move, Position};
 use betacut::search::score::{mate_in_moves, MATE};
 use betacut::search::{SearchControl, SearchLimits, SearchResult, Searcher};
+use betacut::tools::epd::load_epd;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,6 +31,19 @@ fn depth(pos: &Position, d: u32) -> SearchResult {
 
 fn coordinate(pos: &Position, mv: Move) -> String {
     pos.move_to_coordinate(mv)
+}
+
+/// Asserts that `line` is a non-empty sequence of legal moves from `pos`.
+fn assert_legal_line(pos: &Position, line: &[Move], context: &str) {
+    assert!(!line.is_empty(), "{context}: empty line");
+    let mut p = pos.clone();
+    for &mv in line {
+        assert!(
+            p.legal_moves().contains(mv),
+            "{context}: illegal PV move {mv:?}"
+        );
+        p.make_move(mv);
+    }
 }
 
 #[test]
@@ -146,15 +161,7 @@ fn every_reported_principal_variation_is_legal() {
         let (result, pvs) = search(&pos, SearchLimits::depth(9));
         assert_eq!(pvs.len(), 9, "one report per iteration");
         for pv in pvs.iter().chain(std::iter::once(&result.pv)) {
-            assert!(!pv.is_empty(), "{fen}");
-            let mut p = pos.clone();
-            for &mv in pv {
-                assert!(
-                    p.legal_moves().contains(mv),
-                    "{fen}: illegal PV move {mv:?}"
-                );
-                p.make_move(mv);
-            }
+            assert_legal_line(&pos, pv, fen);
         }
         assert_eq!(result.pv.first().copied(), Some(result.best_move));
     }
@@ -164,11 +171,10 @@ fn every_reported_principal_variation_is_legal() {
 fn a_search_stopped_inside_an_iteration_plays_the_head_of_its_last_reported_legal_line() {
     // Node budgets stop these searches part-way through an iteration; a root move that beat
     // the others before the stop is played, and it is reported first, with a legal line.
-    let suite = std::fs::read_to_string("tests/data/wac.epd").unwrap_or_else(|e| panic!("{e}"));
-    for line in suite.lines().step_by(10) {
-        let fen: Vec<&str> = line.split_whitespace().take(4).collect();
-        let fen = fen.join(" ");
-        let pos = position(&fen);
+    let suite = load_epd(Path::new("tests/data/wac.epd")).unwrap_or_else(|e| panic!("{e}"));
+    for case in suite.iter().step_by(10) {
+        let fen = case.fen.as_str();
+        let pos = position(fen);
         let (result, pvs) = search(
             &pos,
             SearchLimits {
@@ -181,11 +187,7 @@ fn a_search_stopped_inside_an_iteration_plays_the_head_of_its_last_reported_lega
             .unwrap_or_else(|| panic!("{fen}: nothing reported"));
         assert_eq!(last.first(), Some(&result.best_move), "{fen}");
         assert_eq!(&result.pv, last, "{fen}");
-        let mut p = pos.clone();
-        for &mv in last {
-            assert!(p.legal_moves().contains(mv), "{fen}: illegal {mv:?}");
-            p.make_move(mv);
-        }
+        assert_legal_line(&pos, last, fen);
     }
 }
 

@@ -137,7 +137,6 @@ impl Worker {
         self.nodes = 0;
         self.seldepth = 0;
         self.completed = None;
-        self.partial = None;
         self.stopped = false;
         self.history.clear_killers();
         self.stack.fill(EMPTY_FRAME);
