@@ -3,6 +3,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod castling;
+pub mod checks;
 pub mod chess_move;
 pub mod fen;
 pub mod magic;
@@ -15,6 +16,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use castling::CastleSide;
+pub use checks::CheckInfo;
 pub use chess_move::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use fen::FenError;
 pub use movegen::{MoveCounter, MoveSink};

@@ -7,7 +7,7 @@
 
 use super::history::History;
 use super::see::{see_ge, SEE_VALUES};
-use crate::board::{Move, MoveKind, MoveList, PieceKind, Position, MAX_MOVES};
+use crate::board::{CheckInfo, Move, MoveKind, MoveList, PieceKind, Position, MAX_MOVES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -73,20 +73,20 @@ pub struct MovePicker {
     skip_quiets: bool,
     quiescence: bool,
     quiet_checks: bool,
+    /// Set when the quiet-checks stage begins.
+    check_info: Option<CheckInfo>,
 }
 
 impl MovePicker {
-    /// Picker for a main-search node.
-    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    /// A picker with nothing to hand out; [`MovePicker::reset`] or
+    /// [`MovePicker::reset_quiescence`] arms it. The search keeps one per ply and re-arms it,
+    /// so no node pays for clearing the move and score arrays.
+    pub fn empty() -> MovePicker {
         MovePicker {
-            stage: Stage::TtMove,
-            tt_move: if pos.is_legal(tt_move) {
-                tt_move
-            } else {
-                Move::NONE
-            },
-            killers,
-            counter,
+            stage: Stage::Done,
+            tt_move: Move::NONE,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
@@ -95,28 +95,59 @@ impl MovePicker {
             skip_quiets: false,
             quiescence: false,
             quiet_checks: false,
+            check_info: None,
         }
+    }
+
+    /// Picker for a main-search node.
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+        let mut picker = MovePicker::empty();
+        picker.reset(pos, tt_move, killers, counter);
+        picker
     }
 
     /// Picker for a quiescence node: good captures only, or every evasion when in check; with
     /// `quiet_checks`, then also the quiet moves that give check and lose no material.
     pub fn quiescence(pos: &Position, tt_move: Move, quiet_checks: bool) -> MovePicker {
+        let mut picker = MovePicker::empty();
+        picker.reset_quiescence(pos, tt_move, quiet_checks);
+        picker
+    }
+
+    /// Re-arms this picker for a main-search node (as [`MovePicker::new`]).
+    pub fn reset(&mut self, pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) {
+        self.stage = Stage::TtMove;
+        self.tt_move = if pos.is_legal(tt_move) {
+            tt_move
+        } else {
+            Move::NONE
+        };
+        self.killers = killers;
+        self.counter = counter;
+        self.moves.clear();
+        self.next = 0;
+        self.noisy_end = 0;
+        self.bad_count = 0;
+        self.skip_quiets = false;
+        self.quiescence = false;
+        self.quiet_checks = false;
+    }
+
+    /// Re-arms this picker for a quiescence node (as [`MovePicker::quiescence`]).
+    pub fn reset_quiescence(&mut self, pos: &Position, tt_move: Move, quiet_checks: bool) {
         let in_check = pos.in_check();
         let usable = pos.is_legal(tt_move) && (in_check || is_noisy(pos, tt_move));
-        MovePicker {
-            stage: Stage::TtMove,
-            tt_move: if usable { tt_move } else { Move::NONE },
-            killers: [Move::NONE; 2],
-            counter: Move::NONE,
-            moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
-            next: 0,
-            noisy_end: 0,
-            bad_count: 0,
-            skip_quiets: true,
-            quiescence: true,
-            quiet_checks,
-        }
+        self.stage = Stage::TtMove;
+        self.tt_move = if usable { tt_move } else { Move::NONE };
+        self.killers = [Move::NONE; 2];
+        self.counter = Move::NONE;
+        self.moves.clear();
+        self.next = 0;
+        self.noisy_end = 0;
+        self.bad_count = 0;
+        self.skip_quiets = true;
+        self.quiescence = true;
+        self.quiet_checks = quiet_checks;
     }
 
     /// From now on, hand out no more quiet moves (late-move and futility pruning).
@@ -191,6 +222,7 @@ impl MovePicker {
                         let start = self.moves.len();
                         pos.generate_quiet(&mut self.moves);
                         self.next = start;
+                        self.check_info = Some(pos.check_info());
                         Stage::QuietChecks
                     } else {
                         Stage::Done
@@ -248,10 +280,17 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::QuietChecks => {
+                    let Some(info) = self.check_info else {
+                        self.stage = Stage::Done;
+                        continue;
+                    };
                     while self.next < self.moves.len() {
                         let mv = self.moves.as_slice()[self.next];
                         self.next += 1;
-                        if mv != self.tt_move && pos.gives_check(mv) && see_ge(pos, mv, 0) {
+                        if mv != self.tt_move
+                            && pos.gives_check_with(&info, mv)
+                            && see_ge(pos, mv, 0)
+                        {
                             return Some(mv);
                         }
                     }

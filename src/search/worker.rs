@@ -10,7 +10,7 @@ use super::see::{gain_of, see_ge};
 use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use crate::ablation;
-use crate::board::{Move, Piece, Position};
+use crate::board::{CheckInfo, Move, Piece, Position};
 use crate::eval::{evaluate, PawnCache};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -84,6 +84,8 @@ pub(crate) struct Worker {
     /// away.
     partial: Option<Iteration>,
     stack: Vec<Frame>,
+    /// One move picker per ply, re-armed at every node instead of built afresh.
+    pickers: Vec<MovePicker>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     stopped: bool,
@@ -116,6 +118,7 @@ impl Worker {
             completed: None,
             partial: None,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
+            pickers: (0..MAX_PLY + 4).map(|_| MovePicker::empty()).collect(),
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 2],
             stopped: false,
@@ -493,15 +496,19 @@ impl Worker {
             (Move::NONE, None)
         };
         let counter = self.history.counter(prev_piece, prev_move);
-        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter);
+        self.pickers[ply].reset(&self.pos, tt_move, killers, counter);
 
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0usize;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiets_count = 0usize;
+        // Worked out at the second move: it costs about two plain check tests, and most nodes
+        // are cut by their first move.
+        let mut check_info: Option<CheckInfo> = None;
+        let mut moves_picked = 0usize;
 
-        while let Some(mv) = picker.next(&self.pos, &self.history) {
+        while let Some(mv) = self.pickers[ply].next(&self.pos, &self.history) {
             if (root && !self.root_moves.contains(&mv)) || mv == excluded {
                 continue;
             }
@@ -512,7 +519,13 @@ impl Worker {
                 0
             };
             let losing_capture = !quiet && !see_ge(&self.pos, mv, 0);
-            let gives_check = self.pos.gives_check(mv);
+            moves_picked += 1;
+            let gives_check = if moves_picked == 1 {
+                self.pos.gives_check(mv)
+            } else {
+                let info = check_info.get_or_insert_with(|| self.pos.check_info());
+                self.pos.gives_check_with(info, mv)
+            };
 
             // Pruning of late or hopeless moves once a move has been searched; checks are
             // never pruned (sacrifices that drive the king out live here).
@@ -524,7 +537,7 @@ impl Worker {
                 if quiet {
                     let late = (3 + depth * depth) / (2 - i32::from(improving));
                     if ablation::LATE_MOVE_PRUNING && depth <= 7 && moves_searched as i32 >= late {
-                        picker.skip_quiets();
+                        self.pickers[ply].skip_quiets();
                         continue;
                     }
                     if ablation::FUTILITY
@@ -532,7 +545,7 @@ impl Worker {
                         && depth <= 7
                         && eval + 90 + 80 * depth <= alpha
                     {
-                        picker.skip_quiets();
+                        self.pickers[ply].skip_quiets();
                         continue;
                     }
                     if ablation::SEE_PRUNING && depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
@@ -730,9 +743,9 @@ impl Worker {
         }
 
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
-        let mut picker = MovePicker::quiescence(&self.pos, tt_move, checks && !in_check);
+        self.pickers[ply].reset_quiescence(&self.pos, tt_move, checks && !in_check);
         let mut best_move = Move::NONE;
-        while let Some(mv) = picker.next(&self.pos, &self.history) {
+        while let Some(mv) = self.pickers[ply].next(&self.pos, &self.history) {
             // Delta pruning: even winning this material cannot lift us to alpha.
             if ablation::DELTA_PRUNING
                 && !in_check
