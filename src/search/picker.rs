@@ -119,40 +119,35 @@ impl MovePicker {
 
     /// Re-arms this picker for a main-search node (as [`MovePicker::new`]).
     pub fn reset(&mut self, pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) {
-        self.stage = Stage::TtMove;
-        self.tt_move = if pos.is_legal(tt_move) {
-            tt_move
-        } else {
-            Move::NONE
-        };
+        let usable = pos.is_legal(tt_move);
+        self.arm(if usable { tt_move } else { Move::NONE }, false);
         self.killers = killers;
         self.counter = counter;
-        self.moves.clear();
-        self.next = 0;
-        self.noisy_end = 0;
-        self.bad_count = 0;
-        self.skip_quiets = false;
-        self.king_zone_only = false;
-        self.quiescence = false;
         self.quiet_checks = false;
     }
 
     /// Re-arms this picker for a quiescence node (as [`MovePicker::quiescence`]).
     pub fn reset_quiescence(&mut self, pos: &Position, tt_move: Move, quiet_checks: bool) {
-        let in_check = pos.in_check();
-        let usable = pos.is_legal(tt_move) && (in_check || is_noisy(pos, tt_move));
-        self.stage = Stage::TtMove;
-        self.tt_move = if usable { tt_move } else { Move::NONE };
+        let usable = pos.is_legal(tt_move) && (pos.in_check() || is_noisy(pos, tt_move));
+        self.arm(if usable { tt_move } else { Move::NONE }, true);
         self.killers = [Move::NONE; 2];
         self.counter = Move::NONE;
+        self.quiet_checks = quiet_checks;
+    }
+
+    /// The state both kinds of node start from; the move and score arrays are left as they
+    /// are (every slot is written before it is read).
+    fn arm(&mut self, tt_move: Move, quiescence: bool) {
+        self.stage = Stage::TtMove;
+        self.tt_move = tt_move;
         self.moves.clear();
         self.next = 0;
         self.noisy_end = 0;
         self.bad_count = 0;
-        self.skip_quiets = true;
+        self.skip_quiets = quiescence;
         self.king_zone_only = false;
-        self.quiescence = true;
-        self.quiet_checks = quiet_checks;
+        self.quiescence = quiescence;
+        self.check_info = None;
     }
 
     /// From now on, hand out no more quiet moves (late-move and futility pruning).
