@@ -73,9 +73,10 @@ pub struct MovePicker {
     skip_quiets: bool,
     quiescence: bool,
     quiet_checks: bool,
-    /// Hand out only quiet moves that attack the enemy king zone (futility pruning).
+    /// Hand out only quiet moves that attack the enemy king zone or give check (futility
+    /// pruning).
     king_zone_only: bool,
-    /// Set when the quiet-checks stage begins.
+    /// Set with the king-zone mode and when the quiet-checks stage begins.
     check_info: Option<CheckInfo>,
 }
 
@@ -158,10 +159,11 @@ impl MovePicker {
 
     /// From now on, hand out only the quiet moves that attack the enemy king zone
     /// ([`Position::attacks_king_zone`]) or give check, in generation order: the only quiet
-    /// moves futility pruning lets through.
+    /// moves futility pruning lets through. `info` is the node's [`Position::check_info`].
     #[inline]
-    pub fn only_king_zone_quiets(&mut self) {
+    pub fn only_king_zone_quiets(&mut self, info: &CheckInfo) {
         self.king_zone_only = true;
+        self.check_info = Some(*info);
     }
 
     /// Takes the best-scored move among `self.next..end` and advances.
@@ -270,13 +272,15 @@ impl MovePicker {
                     self.next = start;
                 }
                 Stage::Quiet => {
-                    while self.king_zone_only && !self.skip_quiets && self.next < self.moves.len() {
-                        let mv = self.moves.as_slice()[self.next];
-                        self.next += 1;
-                        if !self.is_special(mv)
-                            && (pos.attacks_king_zone(mv) || pos.gives_check(mv))
-                        {
-                            return Some(mv);
+                    if let (true, Some(info)) = (self.king_zone_only, self.check_info) {
+                        while !self.skip_quiets && self.next < self.moves.len() {
+                            let mv = self.moves.as_slice()[self.next];
+                            self.next += 1;
+                            if !self.is_special(mv)
+                                && (pos.attacks_king_zone(mv) || pos.gives_check_with(&info, mv))
+                            {
+                                return Some(mv);
+                            }
                         }
                     }
                     while !self.skip_quiets && self.next < self.moves.len() {
@@ -438,7 +442,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let history = History::new();
         let mut picker = MovePicker::new(&pos, Move::NONE, [Move::NONE; 2], Move::NONE);
-        picker.only_king_zone_quiets();
+        picker.only_king_zone_quiets(&pos.check_info());
         let mut picked = Vec::new();
         while let Some(mv) = picker.next(&pos, &history) {
             picked.push(pos.move_to_coordinate(mv));

@@ -549,7 +549,8 @@ impl Worker {
                         && eval + 90 + 80 * depth <= alpha
                         && !self.pos.attacks_king_zone(mv)
                     {
-                        self.pickers[ply].only_king_zone_quiets();
+                        let info = check_info.get_or_insert_with(|| self.pos.check_info());
+                        self.pickers[ply].only_king_zone_quiets(info);
                         continue;
                     }
                     if ablation::SEE_PRUNING && depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
