@@ -408,9 +408,11 @@ impl Worker {
 
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && excluded.is_none() && !score::is_mate(beta) {
-            // Reverse futility: far above beta near the leaves, assume it holds.
+            // Reverse futility: far above beta near the leaves, assume it holds. Only in the
+            // last four plies: deeper, the null move's search sees what a static evaluation
+            // cannot, such as the mate threat that follows a sacrifice.
             if ablation::REVERSE_FUTILITY
-                && depth <= 8
+                && depth <= 4
                 && eval - 75 * (depth - i32::from(improving)) >= beta
             {
                 return (eval + beta) / 2;
