@@ -116,6 +116,18 @@ impl Engine {
         self.expect_line(&format!("pong {n}"))
     }
 
+    /// Syncs with `ping`, then returns the first line satisfying `wanted`, whether the engine
+    /// printed it before the `pong` (a search of a mate in one reaches the depth limit almost
+    /// at once, racing the `pong`) or after it. Only for predicates that no line of the search
+    /// before the last command can satisfy.
+    fn sync_then_expect(&mut self, what: &str, wanted: impl Fn(&str) -> bool) -> String {
+        let before = self.sync();
+        match before.into_iter().find(|l| wanted(l)) {
+            Some(line) => line,
+            None => self.expect(what, wanted).0,
+        }
+    }
+
     /// Waits for `move X` and returns X; fails on any error reply on the way.
     fn expect_move(&mut self) -> String {
         let (line, before) = self.expect("move", |l| l.starts_with("move "));
@@ -540,8 +552,7 @@ fn analyze_mode_output_moves_undo_new_setboard_and_exit() {
     check_pv(&Position::startpos(), &line);
     let fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
     engine.send(&format!("setboard {fen}"));
-    let _ = engine.sync();
-    let (line, _) = engine.expect("mate score", |l| {
+    let line = engine.sync_then_expect("mate score", |l| {
         is_thinking(l) && l.split_whitespace().nth(1) == Some("100001")
     });
     check_pv(&position(fen), &line);
@@ -553,8 +564,7 @@ fn analyze_mode_output_moves_undo_new_setboard_and_exit() {
     let (line, _) = engine.expect("thinking line", is_thinking);
     assert_eq!(line.split_whitespace().nth(4), Some("h3"), "{line}");
     engine.send("include all");
-    let _ = engine.sync();
-    let (line, _) = engine.expect("thinking line", |l| is_thinking(l) && l.ends_with("Ra8#"));
+    let line = engine.sync_then_expect("thinking line", |l| is_thinking(l) && l.ends_with("Ra8#"));
     check_pv(&position(fen), &line);
     // exit: analysis stops; nothing more is printed after the pong.
     engine.send("exit");
