@@ -12,6 +12,8 @@
 #
 # The first engine of every match is the normal build, so a positive Elo is what the feature
 # is worth. One summary line per feature is appended to $OUT/summary.txt.
+# A run that reaches its cap undecided goes on with benches/sprt_continue.py --prior W D L -- <the
+# same match.py arguments with a new --seed and without --sprt>, which keeps the earlier games.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TC=${TC:-2+0.02}
