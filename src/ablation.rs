@@ -17,7 +17,6 @@ pub const NAMES: &[&str] = &[
     "null_move",
     "lmr",
     "rfp",
-    "futility",
     "lmp",
     "see_pruning",
     "check_extension",
@@ -114,8 +113,6 @@ pub const NULL_MOVE: bool = enabled("null_move");
 pub const LMR: bool = enabled("lmr");
 /// Reverse futility pruning (static null move).
 pub const REVERSE_FUTILITY: bool = enabled("rfp");
-/// Futility pruning of quiet moves near the leaves.
-pub const FUTILITY: bool = enabled("futility");
 /// Late-move pruning (move-count pruning).
 pub const LATE_MOVE_PRUNING: bool = enabled("lmp");
 /// SEE pruning of losing moves near the leaves.

@@ -2,12 +2,9 @@
 //! would check the enemy king, and our pieces whose departure uncovers a check, are worked out
 //! once per node; each move is then a few bit tests instead of two slider lookups.
 
-use super::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, piece_attacks, rook_attacks,
-};
+use super::attacks::{bishop_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
 use super::bitboard::Bitboard;
 use super::chess_move::{Move, MoveKind};
-use super::piece::PieceKind;
 use super::position::Position;
 use super::square::Square;
 
@@ -60,22 +57,6 @@ impl Position {
         // been giving check already, with us to move.
         info.squares[piece.kind.index()].contains(to)
             || (info.discoverers.contains(from) && !line(from, info.king).contains(to))
-    }
-
-    /// True if the piece moved by the quiet move `mv` (not a pawn or the king) attacks at
-    /// least two squares next to the enemy king from its new square: the search's futility
-    /// pruning spares such moves.
-    #[inline]
-    pub fn attacks_king_zone(&self, mv: Move) -> bool {
-        let Some(piece) = self.piece_at(mv.from()) else {
-            return false;
-        };
-        if matches!(piece.kind, PieceKind::Pawn | PieceKind::King) {
-            return false;
-        }
-        let zone = king_attacks(self.king_square(!self.side_to_move()));
-        let occupied = self.occupied().without(mv.from()).with(mv.to());
-        (piece_attacks(piece.kind, mv.to(), occupied) & zone).more_than_one()
     }
 }
 
@@ -131,23 +112,5 @@ mod tests {
             let expected = coord.starts_with("e6");
             assert_eq!(pos.gives_check_with(&info, mv), expected, "{coord}");
         }
-    }
-
-    #[test]
-    fn king_zone_attackers_are_told_apart() {
-        // Black king on g8 behind f7 g7 h7; its zone is f8 h8 f7 g7 h7.
-        let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3Q1NK1 w - - 0 1")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let hits = |text: &str| {
-            let mv = pos
-                .parse_coordinate(text)
-                .unwrap_or_else(|e| panic!("{text}: {e}"));
-            pos.attacks_king_zone(mv)
-        };
-        assert!(hits("d1h5"), "Qh5 hits h7 and f7");
-        assert!(!hits("d1d7"), "Qd7 hits f7 only");
-        assert!(!hits("d1d2"), "Qd2 hits nothing there");
-        assert!(!hits("f1e3"), "Ne3 hits nothing there");
-        assert!(!hits("h2h4"), "pawn moves never count");
     }
 }

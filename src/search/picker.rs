@@ -73,10 +73,7 @@ pub struct MovePicker {
     skip_quiets: bool,
     quiescence: bool,
     quiet_checks: bool,
-    /// Hand out only quiet moves that attack the enemy king zone or give check (futility
-    /// pruning).
-    king_zone_only: bool,
-    /// Set with the king-zone mode and when the quiet-checks stage begins.
+    /// Set when the quiet-checks stage of the quiescence search begins.
     check_info: Option<CheckInfo>,
 }
 
@@ -98,7 +95,6 @@ impl MovePicker {
             skip_quiets: false,
             quiescence: false,
             quiet_checks: false,
-            king_zone_only: false,
             check_info: None,
         }
     }
@@ -146,24 +142,14 @@ impl MovePicker {
         self.noisy_end = 0;
         self.bad_count = 0;
         self.skip_quiets = quiescence;
-        self.king_zone_only = false;
         self.quiescence = quiescence;
         self.check_info = None;
     }
 
-    /// From now on, hand out no more quiet moves (late-move and futility pruning).
+    /// From now on, hand out no more quiet moves (late-move pruning).
     #[inline]
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
-    }
-
-    /// From now on, hand out only the quiet moves that attack the enemy king zone
-    /// ([`Position::attacks_king_zone`]) or give check, in generation order: the only quiet
-    /// moves futility pruning lets through. `info` is the node's [`Position::check_info`].
-    #[inline]
-    pub fn only_king_zone_quiets(&mut self, info: &CheckInfo) {
-        self.king_zone_only = true;
-        self.check_info = Some(*info);
     }
 
     /// Takes the best-scored move among `self.next..end` and advances.
@@ -272,17 +258,6 @@ impl MovePicker {
                     self.next = start;
                 }
                 Stage::Quiet => {
-                    if let (true, Some(info)) = (self.king_zone_only, self.check_info) {
-                        while !self.skip_quiets && self.next < self.moves.len() {
-                            let mv = self.moves.as_slice()[self.next];
-                            self.next += 1;
-                            if !self.is_special(mv)
-                                && (pos.attacks_king_zone(mv) || pos.gives_check_with(&info, mv))
-                            {
-                                return Some(mv);
-                            }
-                        }
-                    }
                     while !self.skip_quiets && self.next < self.moves.len() {
                         let mv = self.select_best(self.moves.len());
                         if !self.is_special(mv) {
@@ -434,23 +409,5 @@ mod tests {
         };
         assert_eq!(picked(false), Vec::<String>::new());
         assert_eq!(picked(true), vec!["c1c8"]);
-    }
-
-    #[test]
-    fn king_zone_mode_keeps_captures_checks_and_king_attackers_only() {
-        let pos = Position::from_fen("6k1/5ppp/8/8/3p4/8/5PPP/R2Q1NK1 w - - 0 1")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let history = History::new();
-        let mut picker = MovePicker::new(&pos, Move::NONE, [Move::NONE; 2], Move::NONE);
-        picker.only_king_zone_quiets(&pos.check_info());
-        let mut picked = Vec::new();
-        while let Some(mv) = picker.next(&pos, &history) {
-            picked.push(pos.move_to_coordinate(mv));
-        }
-        picked.sort();
-        // Qxd4 is the capture and Ra8+ the only check. Of the quiet moves only Qh5 attacks two
-        // squares of the king's zone f8 h8 f7 g7 h7 (h7 and f7); Qg4, Qf3, Qd3 and Ra7 reach
-        // one, pawn moves never count.
-        assert_eq!(picked, ["a1a8", "d1d4", "d1h5"]);
     }
 }

@@ -542,19 +542,6 @@ impl Worker {
                         self.pickers[ply].skip_quiets();
                         continue;
                     }
-                    // Futility: far below alpha, a quiet move is hopeless unless it brings a
-                    // piece to bear on the enemy king (the quiet follow-up of a sacrifice);
-                    // from then on the picker hands out only such quiet moves.
-                    if ablation::FUTILITY
-                        && !in_check
-                        && depth <= 7
-                        && eval + 90 + 80 * depth <= alpha
-                        && !self.pos.attacks_king_zone(mv)
-                    {
-                        let info = check_info.get_or_insert_with(|| self.pos.check_info());
-                        self.pickers[ply].only_king_zone_quiets(info);
-                        continue;
-                    }
                     if ablation::SEE_PRUNING && depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
                         continue;
                     }
