@@ -169,6 +169,18 @@ impl MovePicker {
         mv
     }
 
+    /// What the picker knows of the move it handed out last: `Some(true)` for a capture of
+    /// the good stage (SEE >= 0), `Some(false)` for a losing capture, `None` when it did not
+    /// look (the hash move, quiet moves, evasions).
+    #[inline]
+    pub fn last_see_ge_zero(&self) -> Option<bool> {
+        match self.stage {
+            Stage::GoodNoisy => Some(true),
+            Stage::BadNoisy => Some(false),
+            _ => None,
+        }
+    }
+
     fn is_special(&self, mv: Move) -> bool {
         mv == self.tt_move || mv == self.killers[0] || mv == self.killers[1] || mv == self.counter
     }

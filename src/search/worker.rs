@@ -520,7 +520,12 @@ impl Worker {
             } else {
                 0
             };
-            let losing_capture = !quiet && !see_ge(&self.pos, mv, 0);
+            // The picker has already run SEE on the captures it sorted; only the hash move's
+            // needs working out here.
+            let losing_capture = !quiet
+                && !self.pickers[ply]
+                    .last_see_ge_zero()
+                    .unwrap_or_else(|| see_ge(&self.pos, mv, 0));
             moves_picked += 1;
             let gives_check = if moves_picked == 1 {
                 self.pos.gives_check(mv)
@@ -545,7 +550,10 @@ impl Worker {
                     if ablation::SEE_PRUNING && depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
                         continue;
                     }
-                } else if ablation::SEE_PRUNING && depth <= 6 && !see_ge(&self.pos, mv, -90 * depth)
+                } else if ablation::SEE_PRUNING
+                    && depth <= 6
+                    && losing_capture
+                    && !see_ge(&self.pos, mv, -90 * depth)
                 {
                     continue;
                 }
