@@ -422,4 +422,32 @@ mod tests {
         assert_eq!(picked(false), Vec::<String>::new());
         assert_eq!(picked(true), vec!["c1c8"]);
     }
+
+    #[test]
+    fn says_which_captures_it_has_judged_by_see() {
+        // exd5 (cxd5 recaptures: even) is a good capture, Qxd5 a losing one; the rest are quiet.
+        let pos = Position::from_fen("4k3/8/2p5/3p4/4P3/8/3Q4/4K3 w - - 0 1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let history = History::new();
+        let verdicts = |tt: Move| {
+            let mut picker = MovePicker::new(&pos, tt, [Move::NONE; 2], Move::NONE);
+            let mut out = Vec::new();
+            while let Some(mv) = picker.next(&pos, &history) {
+                out.push((pos.move_to_coordinate(mv), picker.last_see_ge_zero()));
+            }
+            out
+        };
+        let plain = verdicts(Move::NONE);
+        assert_eq!(plain[0], ("e4d5".to_string(), Some(true)));
+        assert_eq!(
+            plain.last().cloned(),
+            Some(("d2d5".to_string(), Some(false)))
+        );
+        assert!(plain[1..plain.len() - 1].iter().all(|(_, v)| v.is_none()));
+        // The hash move is handed out before any SEE is run.
+        let queen_takes = pos
+            .parse_coordinate("d2d5")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(verdicts(queen_takes)[0], ("d2d5".to_string(), None));
+    }
 }
