@@ -3,6 +3,7 @@
 //! other terms are computed here, pawn structure through a per-thread pawn cache.
 
 pub mod active;
+pub mod cache;
 pub mod evaluate;
 pub mod masks;
 pub mod packed;
@@ -12,5 +13,6 @@ pub mod psq;
 pub mod trace;
 pub mod weights;
 
+pub use cache::EvalCache;
 pub use evaluate::{evaluate, evaluate_traced, game_phase};
 pub use pawns::PawnCache;

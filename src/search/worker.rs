@@ -11,7 +11,7 @@ use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use crate::ablation;
 use crate::board::{CheckInfo, Move, Piece, Position};
-use crate::eval::{evaluate, PawnCache};
+use crate::eval::{evaluate, EvalCache, PawnCache};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -74,6 +74,8 @@ pub(crate) struct Worker {
     pub pos: Position,
     pub history: History,
     pub pawns: PawnCache,
+    /// Evaluations of positions met recently.
+    pub evals: EvalCache,
     pub nodes: u64,
     pub seldepth: usize,
     pub root_moves: Vec<Move>,
@@ -112,6 +114,7 @@ impl Worker {
             pos: Position::startpos(),
             history: History::new(),
             pawns: PawnCache::new(),
+            evals: EvalCache::new(),
             nodes: 0,
             seldepth: 0,
             root_moves: Vec::new(),
@@ -131,6 +134,7 @@ impl Worker {
     pub fn clear(&mut self) {
         self.history.clear();
         self.pawns.clear();
+        self.evals.clear();
     }
 
     /// Prepares a search of `pos` over `root_moves`.
@@ -288,7 +292,8 @@ impl Worker {
     }
 
     fn static_eval(&mut self, sh: &Shared) -> i32 {
-        let eval = evaluate(&self.pos, &mut self.pawns);
+        let (pos, pawns) = (&self.pos, &mut self.pawns);
+        let eval = self.evals.get_or_insert(pos, || evaluate(pos, pawns));
         match sh.random_seed {
             Some(seed) => {
                 let mixed = (self.pos.key() ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
