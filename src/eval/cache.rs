@@ -7,7 +7,8 @@ use crate::board::Position;
 /// Entries in an evaluation cache (a power of two).
 const EVAL_CACHE_ENTRIES: usize = 1 << 15;
 
-/// A key of zero never occurs for a real position in practice; it marks an empty slot.
+/// One slot: a position's full key and its evaluation. An empty slot holds key 0, which the
+/// probe never accepts, so a position whose key happens to be 0 is simply evaluated each time.
 #[derive(Clone, Copy, Debug, Default)]
 struct EvalEntry {
     key: u64,

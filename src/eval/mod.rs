@@ -1,6 +1,7 @@
 //! Static evaluation: a tapered (middlegame/endgame) score in centipawns from the side to
 //! move's view. Material and piece-square values are kept incrementally by the position; the
-//! other terms are computed here, pawn structure through a per-thread pawn cache.
+//! other terms are computed here, pawn structure through a per-thread pawn cache; the search
+//! keeps finished evaluations in a per-thread evaluation cache ([`EvalCache`]).
 
 pub mod active;
 pub mod cache;
