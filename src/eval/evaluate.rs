@@ -101,6 +101,12 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, passed: Bitboard, trace: &mut
     let enemy_king_zone = king_attacks(enemy_king).with(enemy_king);
     let enemy_majors = pos.pieces_of(them, PieceKind::Rook) | pos.pieces_of(them, PieceKind::Queen);
     let enemy_queens = pos.pieces_of(them, PieceKind::Queen);
+    // Squares from which each kind of piece would check the enemy king, kept to those no enemy
+    // pawn holds and not next to the king (its own guard), and not blocked by our own men.
+    let check_safe = !pos.color_bb(us) & !enemy_pawn_attacks & !king_attacks(enemy_king);
+    let diagonal_checks = bishop_attacks(enemy_king, occupied) & check_safe;
+    let straight_checks = rook_attacks(enemy_king, occupied) & check_safe;
+    let knight_checks = knight_attacks(enemy_king) & check_safe;
 
     let mut score = S::ZERO;
     let mut term = |index: usize, count: i32, trace: &mut T| {
@@ -129,6 +135,16 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, passed: Bitboard, trace: &mut
                 1,
                 trace,
             );
+
+            let checks = match kind {
+                PieceKind::Knight => knight_checks,
+                PieceKind::Bishop => diagonal_checks,
+                PieceKind::Rook => straight_checks,
+                _ => diagonal_checks | straight_checks,
+            };
+            if (attacks & checks).any() {
+                term(SAFE_CHECK + kind.index() - 1, 1, trace);
+            }
 
             let zone_hits = attacks & enemy_king_zone;
             if zone_hits.any() {
@@ -275,4 +291,42 @@ pub fn endgame_scale(pos: &Position, eg: i32) -> i32 {
         return if others.is_empty() { 32 } else { 48 };
     }
     NORMAL_SCALE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::trace::FeatureTrace;
+
+    fn safe_checks(fen: &str) -> Vec<i32> {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut trace = FeatureTrace::default();
+        evaluate_traced(&pos, &mut trace);
+        trace.coefficients[SAFE_CHECK..SAFE_CHECK + 4].to_vec()
+    }
+
+    #[test]
+    fn safe_checks_count_reachable_check_squares_no_pawn_guards() {
+        // The knight on g4 reaches f6 and h6, both knight checks against the king on g8.
+        assert_eq!(safe_checks("6k1/8/8/8/6N1/8/8/4K3 w - - 0 1"), [1, 0, 0, 0]);
+        // A pawn on g7 guards both squares: no safe check left.
+        assert_eq!(
+            safe_checks("6k1/6p1/8/8/6N1/8/8/4K3 w - - 0 1"),
+            [0, 0, 0, 0]
+        );
+        // The rook on a1 reaches g1 (a check down the g-file) and a8 (along the eighth rank).
+        assert_eq!(safe_checks("6k1/8/8/8/8/8/8/R6K w - - 0 1"), [0, 0, 1, 0]);
+        // A queen there does the same; the bishop on b1 has no check square within reach
+        // (h7 is next to the king, and the pawn on f7 blocks the diagonal beyond it anyway).
+        assert_eq!(
+            safe_checks("6k1/5p2/8/8/8/8/8/QB5K w - - 0 1"),
+            [0, 0, 0, 1]
+        );
+        // Colours count against each other: Black's knight on g5 reaches f3 and h3 (checks
+        // against the king on g1), so the counts cancel.
+        assert_eq!(
+            safe_checks("6k1/8/8/6n1/6N1/8/8/6K1 w - - 0 1"),
+            [0, 0, 0, 0]
+        );
+    }
 }

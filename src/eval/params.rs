@@ -48,8 +48,12 @@ pub const KING_OPEN_FILE: usize = KING_SHIELD + 3;
 pub const KING_SEMI_OPEN_FILE: usize = KING_OPEN_FILE + 1;
 /// King danger by attack units against the king zone (32).
 pub const KING_ATTACK: usize = KING_SEMI_OPEN_FILE + 1;
+/// Safe checks: a square from which a knight, bishop, rook or queen of ours (in that order)
+/// would check the enemy king, reachable by that piece, not held by an enemy pawn nor next to
+/// the enemy king; counted once per piece that has one (4).
+pub const SAFE_CHECK: usize = KING_ATTACK + 32;
 /// Enemy minor or major piece attacked by a pawn.
-pub const THREAT_BY_PAWN: usize = KING_ATTACK + 32;
+pub const THREAT_BY_PAWN: usize = SAFE_CHECK + 4;
 /// Enemy rook or queen attacked by a minor piece.
 pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
 /// Enemy queen attacked by a rook.
@@ -89,6 +93,7 @@ pub const SECTIONS: &[(&str, usize, usize)] = &[
     ("king open file", KING_OPEN_FILE, 1),
     ("king semi-open file", KING_SEMI_OPEN_FILE, 1),
     ("king attack", KING_ATTACK, 32),
+    ("safe check", SAFE_CHECK, 4),
     ("threat by pawn", THREAT_BY_PAWN, 1),
     ("threat by minor", THREAT_BY_MINOR, 1),
     ("threat by rook", THREAT_BY_ROOK, 1),

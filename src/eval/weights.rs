@@ -125,6 +125,8 @@ pub const WEIGHTS: [S; NUM_PARAMS] = [
     S::new(599, 42), S::new(600, 44), S::new(600, 46), S::new(600, 48), S::new(600, 50),
     S::new(600, 52), S::new(600, 54), S::new(600, 56), S::new(600, 58), S::new(600, 60),
     S::new(600, 62),
+    // safe check
+    S::new(18, 5), S::new(13, 12), S::new(25, 6), S::new(11, 32),
     // threat by pawn
     S::new(43, 29),
     // threat by minor
