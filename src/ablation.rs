@@ -31,6 +31,7 @@ pub const NAMES: &[&str] = &[
     "pawn_structure",
     "passed_pawns",
     "king_safety",
+    "safe_checks",
     "bishop_pair",
     "rook_files",
     "outposts",

@@ -41,6 +41,9 @@ const fn build() -> [S; NUM_PARAMS] {
     if !enabled("king_safety") {
         w = zeroed(w, KING_SHIELD, THREAT_BY_PAWN - KING_SHIELD);
     }
+    if !enabled("safe_checks") {
+        w = zeroed(w, SAFE_CHECK, 4);
+    }
     if !enabled("threats") {
         w = zeroed(w, THREAT_BY_PAWN, TEMPO - THREAT_BY_PAWN);
     }
