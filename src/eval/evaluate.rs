@@ -101,8 +101,8 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, passed: Bitboard, trace: &mut
     let enemy_king_zone = king_attacks(enemy_king).with(enemy_king);
     let enemy_majors = pos.pieces_of(them, PieceKind::Rook) | pos.pieces_of(them, PieceKind::Queen);
     let enemy_queens = pos.pieces_of(them, PieceKind::Queen);
-    // Squares from which each kind of piece would check the enemy king, kept to those no enemy
-    // pawn holds and not next to the king (its own guard), and not blocked by our own men.
+    // Squares from which each kind of piece would check the enemy king, kept to those not
+    // occupied by our own men, held by no enemy pawn and not next to the king (its own guard).
     let check_safe = !pos.color_bb(us) & !enemy_pawn_attacks & !king_attacks(enemy_king);
     let diagonal_checks = bishop_attacks(enemy_king, occupied) & check_safe;
     let straight_checks = rook_attacks(enemy_king, occupied) & check_safe;
@@ -136,14 +136,14 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, passed: Bitboard, trace: &mut
                 trace,
             );
 
-            let checks = match kind {
-                PieceKind::Knight => knight_checks,
-                PieceKind::Bishop => diagonal_checks,
-                PieceKind::Rook => straight_checks,
-                _ => diagonal_checks | straight_checks,
+            let (checks, weight) = match kind {
+                PieceKind::Knight => (knight_checks, SAFE_CHECK),
+                PieceKind::Bishop => (diagonal_checks, SAFE_CHECK + 1),
+                PieceKind::Rook => (straight_checks, SAFE_CHECK + 2),
+                _ => (diagonal_checks | straight_checks, SAFE_CHECK + 3),
             };
             if (attacks & checks).any() {
-                term(SAFE_CHECK + kind.index() - 1, 1, trace);
+                term(weight, 1, trace);
             }
 
             let zone_hits = attacks & enemy_king_zone;
