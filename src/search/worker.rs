@@ -317,11 +317,13 @@ impl Worker {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// Makes `mv` at `ply` and starts fetching the new position's table bucket.
     #[inline]
-    fn make(&mut self, ply: usize, mv: Move) {
+    fn make(&mut self, sh: &Shared, ply: usize, mv: Move) {
         self.stack[ply].mv = mv;
         self.stack[ply].piece = self.pos.piece_at(mv.from());
         self.pos.make_move(mv);
+        sh.tt.prefetch(self.pos.key());
         self.nodes += 1;
     }
 
@@ -434,6 +436,7 @@ impl Worker {
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply].piece = None;
                 self.pos.make_null();
+                sh.tt.prefetch(self.pos.key());
                 self.nodes += 1;
                 let null_score =
                     -self.search(sh, depth - r, ply + 1, -beta, -beta + 1, false, !cut_node);
@@ -574,7 +577,7 @@ impl Worker {
                 );
             }
 
-            self.make(ply, mv);
+            self.make(sh, ply, mv);
             moves_searched += 1;
             let extension = if mv == tt_move && singular_extension > 0 {
                 singular_extension
@@ -761,7 +764,7 @@ impl Worker {
             {
                 continue;
             }
-            self.make(ply, mv);
+            self.make(sh, ply, mv);
             let score = -self.quiescence(sh, ply + 1, -beta, -alpha, pv_node, false);
             self.pos.unmake_move(mv);
             if self.stopped {
