@@ -2,12 +2,15 @@
 //! hash move or a good capture costs no quiet-move generation.
 //!
 //! Main search: TT move -> winning/equal captures and queen promotions (MVV-LVA, checked by
-//! SEE) -> killer 1 -> killer 2 -> counter move -> quiet moves by history -> losing captures.
+//! SEE) -> killer 1 -> killer 2 -> counter move -> quiet moves by history (raised for a piece
+//! escaping an attack by a cheaper piece, lowered for one stepping into such an attack) ->
+//! losing captures.
 //! Quiescence: TT move -> winning/equal captures only (or every evasion when in check).
 
 use super::history::History;
 use super::see::{see_ge, SEE_VALUES};
-use crate::board::{CheckInfo, Move, MoveKind, MoveList, PieceKind, Position, MAX_MOVES};
+use crate::board::attacks::{bishop_attacks, knight_attacks, pawn_attacks_bulk, rook_attacks};
+use crate::board::{Bitboard, CheckInfo, Move, MoveKind, MoveList, PieceKind, Position, MAX_MOVES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -28,6 +31,56 @@ enum Stage {
 
 /// Ordering score of the TT move's rivals in evasions: captures first.
 const CAPTURE_BASE: i32 = 1 << 20;
+
+/// Squares the side not to move attacks with pawns; with pawns and minor pieces; with pawns,
+/// minor pieces and rooks: where a minor, a rook or a queen of the side to move stands
+/// threatened by a cheaper piece.
+struct Threats {
+    by_pawn: Bitboard,
+    by_minor: Bitboard,
+    by_rook: Bitboard,
+}
+
+impl Threats {
+    fn of(pos: &Position) -> Threats {
+        let them = !pos.side_to_move();
+        let occupied = pos.occupied();
+        let by_pawn = pawn_attacks_bulk(them, pos.pieces_of(them, PieceKind::Pawn));
+        let mut by_minor = by_pawn;
+        for sq in pos.pieces_of(them, PieceKind::Knight) {
+            by_minor |= knight_attacks(sq);
+        }
+        for sq in pos.pieces_of(them, PieceKind::Bishop) {
+            by_minor |= bishop_attacks(sq, occupied);
+        }
+        let mut by_rook = by_minor;
+        for sq in pos.pieces_of(them, PieceKind::Rook) {
+            by_rook |= rook_attacks(sq, occupied);
+        }
+        Threats {
+            by_pawn,
+            by_minor,
+            by_rook,
+        }
+    }
+
+    /// Ordering adjustment of a quiet move: a piece that leaves a square where a cheaper
+    /// piece attacks it for one where none does comes early, one that steps into such an
+    /// attack comes late.
+    fn adjustment(&self, kind: PieceKind, mv: Move) -> i32 {
+        let (threatened, worth) = match kind {
+            PieceKind::Queen => (self.by_rook, 24_000),
+            PieceKind::Rook => (self.by_minor, 16_000),
+            PieceKind::Knight | PieceKind::Bishop => (self.by_pawn, 12_000),
+            _ => return 0,
+        };
+        match (threatened.contains(mv.from()), threatened.contains(mv.to())) {
+            (true, false) => worth,
+            (_, true) => -worth,
+            _ => 0,
+        }
+    }
+}
 
 /// True if `mv` is a capture or a queen promotion (the picker's "noisy" moves).
 #[inline]
@@ -264,8 +317,12 @@ impl MovePicker {
                     let start = self.moves.len();
                     pos.generate_quiet(&mut self.moves);
                     let side = pos.side_to_move();
+                    let threats = Threats::of(pos);
                     for i in start..self.moves.len() {
-                        self.scores[i] = history.quiet_score(side, self.moves.as_slice()[i]);
+                        let mv = self.moves.as_slice()[i];
+                        let kind = pos.piece_at(mv.from()).map_or(PieceKind::Pawn, |p| p.kind);
+                        self.scores[i] =
+                            history.quiet_score(side, mv) + threats.adjustment(kind, mv);
                     }
                     self.next = start;
                 }
@@ -379,6 +436,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn threatened_pieces_move_first_and_nothing_steps_into_a_pawn_attack_early() {
+        // The knight on e4 is attacked by the pawn on d5; Bc4 would put the bishop en prise
+        // to the same pawn. With no history, the knight's eight moves come first, Bc4 last.
+        let pos = Position::from_fen("4k3/8/8/3p4/4N3/8/8/4KB2 w - - 0 1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let picked: Vec<String> = all_picked(&pos, Move::NONE, [Move::NONE; 2], Move::NONE)
+            .into_iter()
+            .map(|mv| pos.move_to_coordinate(mv))
+            .collect();
+        assert_eq!(picked.len() as u64, pos.count_legal_moves());
+        assert!(
+            picked[..8].iter().all(|m| m.starts_with("e4")),
+            "{picked:?}"
+        );
+        assert_eq!(picked.last().map(String::as_str), Some("f1c4"));
     }
 
     #[test]
