@@ -102,8 +102,9 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, passed: Bitboard, trace: &mut
     let enemy_majors = pos.pieces_of(them, PieceKind::Rook) | pos.pieces_of(them, PieceKind::Queen);
     let enemy_queens = pos.pieces_of(them, PieceKind::Queen);
     // Squares from which each kind of piece would check the enemy king, kept to those not
-    // occupied by our own men, held by no enemy pawn and not next to the king (its own guard).
-    let check_safe = !pos.color_bb(us) & !enemy_pawn_attacks & !king_attacks(enemy_king);
+    // occupied by our own men, held by no enemy pawn and not next to the king (its own guard;
+    // the zone's own square, the king's, is never a checking square).
+    let check_safe = !pos.color_bb(us) & !enemy_pawn_attacks & !enemy_king_zone;
     let diagonal_checks = bishop_attacks(enemy_king, occupied) & check_safe;
     let straight_checks = rook_attacks(enemy_king, occupied) & check_safe;
     let knight_checks = knight_attacks(enemy_king) & check_safe;
