@@ -283,6 +283,20 @@ impl Position {
         attacked
     }
 
+    /// Every square attacked by `by`'s pieces of `kind`, given the occupancy `occupied`.
+    #[inline]
+    pub fn attacks_of_kind(&self, by: Color, kind: PieceKind, occupied: Bitboard) -> Bitboard {
+        let pieces = self.pieces_of(by, kind);
+        if kind == PieceKind::Pawn {
+            return super::attacks::pawn_attacks_bulk(by, pieces);
+        }
+        let mut attacked = Bitboard::EMPTY;
+        for sq in pieces {
+            attacked |= super::attacks::piece_attacks(kind, sq, occupied);
+        }
+        attacked
+    }
+
     /// Pieces of the side to move that are pinned to their own king.
     #[inline]
     pub fn pinned(&self) -> Bitboard {
@@ -694,3 +708,46 @@ impl PartialEq for Position {
 }
 
 impl Eq for Position {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attacks_of_each_kind_make_up_all_attacked_squares() {
+        let start = Position::startpos();
+        let knights = start.attacks_of_kind(Color::White, PieceKind::Knight, start.occupied());
+        // a3, c3, d2, e2, f3, h3 as (file, rank) from 0.
+        let expected = [(0, 2), (2, 2), (3, 1), (4, 1), (5, 2), (7, 2)]
+            .into_iter()
+            .fold(Bitboard::EMPTY, |bb, (file, rank)| {
+                bb.with(Square::new(file, rank))
+            });
+        assert_eq!(knights, expected);
+        assert_eq!(
+            start.attacks_of_kind(Color::Black, PieceKind::Pawn, start.occupied()),
+            Bitboard::rank(5)
+        );
+
+        let kiwipete = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let occupied = kiwipete.occupied();
+        for color in [Color::White, Color::Black] {
+            let union = [
+                PieceKind::Pawn,
+                PieceKind::Knight,
+                PieceKind::Bishop,
+                PieceKind::Rook,
+                PieceKind::Queen,
+                PieceKind::King,
+            ]
+            .into_iter()
+            .fold(Bitboard::EMPTY, |bb, kind| {
+                bb | kiwipete.attacks_of_kind(color, kind, occupied)
+            });
+            assert_eq!(union, kiwipete.attacked_squares(color, occupied));
+        }
+    }
+}

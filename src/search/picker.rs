@@ -9,7 +9,6 @@
 
 use super::history::History;
 use super::see::{see_ge, SEE_VALUES};
-use crate::board::attacks::{bishop_attacks, knight_attacks, pawn_attacks_bulk, rook_attacks};
 use crate::board::{Bitboard, CheckInfo, Move, MoveKind, MoveList, PieceKind, Position, MAX_MOVES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,18 +44,10 @@ impl Threats {
     fn of(pos: &Position) -> Threats {
         let them = !pos.side_to_move();
         let occupied = pos.occupied();
-        let by_pawn = pawn_attacks_bulk(them, pos.pieces_of(them, PieceKind::Pawn));
-        let mut by_minor = by_pawn;
-        for sq in pos.pieces_of(them, PieceKind::Knight) {
-            by_minor |= knight_attacks(sq);
-        }
-        for sq in pos.pieces_of(them, PieceKind::Bishop) {
-            by_minor |= bishop_attacks(sq, occupied);
-        }
-        let mut by_rook = by_minor;
-        for sq in pos.pieces_of(them, PieceKind::Rook) {
-            by_rook |= rook_attacks(sq, occupied);
-        }
+        let attacks = |kind| pos.attacks_of_kind(them, kind, occupied);
+        let by_pawn = attacks(PieceKind::Pawn);
+        let by_minor = by_pawn | attacks(PieceKind::Knight) | attacks(PieceKind::Bishop);
+        let by_rook = by_minor | attacks(PieceKind::Rook);
         Threats {
             by_pawn,
             by_minor,
