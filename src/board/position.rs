@@ -735,18 +735,11 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"));
         let occupied = kiwipete.occupied();
         for color in [Color::White, Color::Black] {
-            let union = [
-                PieceKind::Pawn,
-                PieceKind::Knight,
-                PieceKind::Bishop,
-                PieceKind::Rook,
-                PieceKind::Queen,
-                PieceKind::King,
-            ]
-            .into_iter()
-            .fold(Bitboard::EMPTY, |bb, kind| {
-                bb | kiwipete.attacks_of_kind(color, kind, occupied)
-            });
+            let union = PieceKind::ALL
+                .into_iter()
+                .fold(Bitboard::EMPTY, |bb, kind| {
+                    bb | kiwipete.attacks_of_kind(color, kind, occupied)
+                });
             assert_eq!(union, kiwipete.attacked_squares(color, occupied));
         }
     }
