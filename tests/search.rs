@@ -3,7 +3,7 @@
 //! material), reports legal principal variations, and obeys its limits.
 
 use betacut::board::{Move, Position};
-use betacut::search::score::{mate_in_moves, MATE};
+use betacut::search::score::{self, mate_in_moves, MATE};
 use betacut::search::{SearchControl, SearchLimits, SearchResult, Searcher};
 use betacut::tools::epd::load_epd;
 use std::path::Path;
@@ -214,6 +214,40 @@ fn a_search_stopped_inside_an_iteration_plays_the_head_of_its_last_reported_lega
         assert_eq!(&result.pv, last, "{fen}");
         assert_legal_line(&pos, last, fen);
     }
+}
+
+#[test]
+fn a_search_stopped_inside_an_iteration_still_names_the_expected_reply() {
+    // An iteration stopped while its new best root move is being re-searched after failing
+    // high leaves a one-move line; the reply to ponder on then comes from the table. Every
+    // search here completes at least two plies, so each has a legal expected reply.
+    let suite = load_epd(Path::new("tests/data/wac.epd")).unwrap_or_else(|e| panic!("{e}"));
+    let mut short_lines = 0;
+    for case in suite.iter().step_by(5) {
+        let pos = position(&case.fen);
+        for nodes in [30_000, 70_000] {
+            let (result, _) = search(
+                &pos,
+                SearchLimits {
+                    nodes: Some(nodes),
+                    ..SearchLimits::default()
+                },
+            );
+            if score::is_mate(result.score) && result.pv.len() < 2 {
+                continue; // mate in one: there is no reply
+            }
+            short_lines += usize::from(result.pv.len() < 2);
+            let mut after = pos.clone();
+            after.make_move(result.best_move);
+            let reply = result
+                .ponder_move
+                .unwrap_or_else(|| panic!("{}, {nodes} nodes: no expected reply", case.fen));
+            assert!(after.is_legal(reply), "{}: illegal reply", case.fen);
+        }
+    }
+    // The node budgets above stop several searches in such a re-search (19 of 120 when
+    // written); without any, this test would not exercise the table fallback.
+    assert!(short_lines > 0, "no search stopped with a one-move line");
 }
 
 #[test]

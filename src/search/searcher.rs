@@ -206,13 +206,28 @@ impl Searcher {
         control.publish_nodes(nodes);
         let completed = self.workers[0].completed.clone().unwrap_or_default();
         let best_move = completed.pv.first().copied().unwrap_or(root_moves[0]);
+        let ponder_move = completed
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| self.reply_from_table(pos, best_move));
         SearchResult {
             best_move,
-            ponder_move: completed.pv.get(1).copied(),
+            ponder_move,
             score: completed.score,
             depth: completed.depth,
             nodes,
             pv: completed.pv,
         }
+    }
+
+    /// The table's best move in the position after `mv`, if it is legal there: the expected
+    /// reply when the PV stops after its first move (an interrupted iteration whose new best
+    /// move failed high, so its line was never searched with an open window).
+    fn reply_from_table(&self, pos: &Position, mv: Move) -> Option<Move> {
+        let mut after = pos.clone();
+        after.make_move(mv);
+        let reply = self.tt.probe(after.key())?.mv;
+        after.is_legal(reply).then_some(reply)
     }
 }
