@@ -70,6 +70,23 @@ impl TimeBudget {
     }
 }
 
+/// How much of the soft limit to use, given how the search has gone so far: `stable`
+/// iterations in a row with the same best move, the share of all nodes spent on that move
+/// (`best_move_share`, 0..=1: a move that took most of the effort is rarely overturned), and
+/// how far the score fell since the previous iteration (`score_drop`, centipawns, negative
+/// for a rise: a falling score means trouble worth more thought). Always within 0.3..=2.5.
+pub fn soft_scale(stable: u32, best_move_share: f64, score_drop: i32) -> f64 {
+    let stability = match stable {
+        0 => 1.5,
+        1 => 1.1,
+        2 | 3 => 0.9,
+        _ => 0.6,
+    };
+    let effort = (1.6 - best_move_share.clamp(0.0, 1.0)) * 1.1;
+    let trouble = 1.0 + f64::from(score_drop.clamp(-30, 60)) / 120.0;
+    (stability * effort * trouble).clamp(0.3, 2.5)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +132,28 @@ mod tests {
         let b = TimeBudget::from_limits(&limits);
         assert_eq!(b.map(|b| b.hard), Some(Duration::from_millis(970)));
         assert_eq!(TimeBudget::from_limits(&SearchLimits::depth(5)), None);
+    }
+
+    #[test]
+    fn more_time_when_the_best_move_is_contested_or_the_score_falls() {
+        let settled = soft_scale(5, 0.9, 0);
+        assert!(
+            soft_scale(5, 0.3, 0) > settled,
+            "effort spread over other moves"
+        );
+        assert!(soft_scale(0, 0.9, 0) > settled, "a new best move");
+        assert!(soft_scale(5, 0.9, 50) > settled, "the score fell");
+        assert!(soft_scale(5, 0.9, -30) < settled, "the score rose");
+        for stable in 0..8 {
+            for share in [0.0, 0.2, 0.5, 0.8, 1.0, 1.5, -1.0] {
+                for drop in [-500, -30, 0, 20, 60, 500] {
+                    let scale = soft_scale(stable, share, drop);
+                    assert!(
+                        (0.3..=2.5).contains(&scale),
+                        "{stable} {share} {drop}: {scale}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ use super::limits::SearchLimits;
 use super::picker::{is_noisy, MovePicker};
 use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::{gain_of, see_ge};
-use super::time::TimeBudget;
+use super::time::{soft_scale, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::ablation;
 use crate::board::{CheckInfo, Move, Piece, Position};
@@ -79,6 +79,8 @@ pub(crate) struct Worker {
     pub nodes: u64,
     pub seldepth: usize,
     pub root_moves: Vec<Move>,
+    /// Nodes spent below each root move (same order as `root_moves`) in this search so far.
+    root_move_nodes: Vec<u64>,
     pub completed: Option<Iteration>,
     /// The root's best line so far in the iteration under way (set whenever a root move
     /// raises alpha with a complete search), used if the search stops before the iteration
@@ -118,6 +120,7 @@ impl Worker {
             nodes: 0,
             seldepth: 0,
             root_moves: Vec::new(),
+            root_move_nodes: Vec::new(),
             completed: None,
             partial: None,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
@@ -141,6 +144,7 @@ impl Worker {
     pub fn prepare(&mut self, pos: &Position, root_moves: &[Move]) {
         self.pos = pos.clone();
         self.root_moves = root_moves.to_vec();
+        self.root_move_nodes = vec![0; root_moves.len()];
         self.nodes = 0;
         self.seldepth = 0;
         self.completed = None;
@@ -207,13 +211,16 @@ impl Worker {
             } else {
                 stable_iterations = 0;
             }
+            let score_drop = self.completed.as_ref().map_or(0, |c| c.score - score);
             let iteration = Iteration { depth, score, pv };
             if self.is_main() {
                 sh.thread_nodes[0].store(self.nodes, Ordering::Relaxed);
                 report(&iteration, self.seldepth as u32, sh.total_nodes());
             }
             self.completed = Some(iteration);
-            if self.is_main() && self.iteration_should_stop(sh, depth, score, stable_iterations) {
+            if self.is_main()
+                && self.iteration_should_stop(sh, depth, score, stable_iterations, score_drop)
+            {
                 break;
             }
         }
@@ -227,8 +234,16 @@ impl Worker {
     }
 
     /// After an iteration: stop for a found mate, an only move, or the soft time limit
-    /// (stretched when the best move keeps changing, shortened when it is stable).
-    fn iteration_should_stop(&self, sh: &Shared, depth: u32, score: i32, stable: u32) -> bool {
+    /// (stretched when the best move keeps changing, has taken little of the effort or the
+    /// score falls; shortened when the move is stable and took most of the effort).
+    fn iteration_should_stop(
+        &self,
+        sh: &Shared,
+        depth: u32,
+        score: i32,
+        stable: u32,
+        score_drop: i32,
+    ) -> bool {
         let timed = !sh.limits.infinite && !sh.control.is_pondering();
         if !timed {
             return false;
@@ -245,14 +260,20 @@ impl Worker {
         if budget.fixed {
             return false;
         }
-        let factor = match stable {
-            0 => 1.5,
-            1 => 1.1,
-            2 | 3 => 0.9,
-            _ => 0.6,
-        };
+        let factor = soft_scale(stable, self.best_move_share(), score_drop);
         let soft = budget.soft.mul_f64(factor).min(budget.hard);
         self.elapsed(sh) >= soft.mul_f64(0.6)
+    }
+
+    /// Share of this thread's nodes spent below the current best root move.
+    fn best_move_share(&self) -> f64 {
+        let best = self.completed.as_ref().and_then(|c| c.pv.first().copied());
+        let spent = self
+            .root_moves
+            .iter()
+            .position(|&m| Some(m) == best)
+            .map_or(0, |i| self.root_move_nodes[i]);
+        spent as f64 / self.nodes.max(1) as f64
     }
 
     fn elapsed(&self, sh: &Shared) -> Duration {
@@ -577,6 +598,7 @@ impl Worker {
                 );
             }
 
+            let nodes_before = self.nodes;
             self.make(sh, ply, mv);
             moves_searched += 1;
             let extension = if mv == tt_move && singular_extension > 0 {
@@ -616,6 +638,11 @@ impl Worker {
                 }
             }
             self.pos.unmake_move(mv);
+            if root {
+                if let Some(i) = self.root_moves.iter().position(|&m| m == mv) {
+                    self.root_move_nodes[i] += self.nodes - nodes_before;
+                }
+            }
             if self.stopped {
                 return 0;
             }
