@@ -6,8 +6,11 @@ use std::time::Duration;
 
 /// Smallest think time we ever plan for, so a nearly empty clock still produces a move.
 const MIN_THINK: Duration = Duration::from_millis(1);
-/// Moves we assume remain in a sudden-death game when budgeting.
-const SUDDEN_DEATH_HORIZON: u32 = 30;
+/// Moves we assume remain in a sudden-death game when budgeting, and the most a session's
+/// moves to go are counted as. Fewer than most games last: early moves, which shape the game,
+/// get more time, and the clock drains geometrically, so it never runs out (24 won an SPRT
+/// against 30).
+const SUDDEN_DEATH_HORIZON: u32 = 24;
 
 /// The time budget of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
