@@ -20,7 +20,6 @@ pub const NAMES: &[&str] = &[
     "lmp",
     "see_pruning",
     "check_extension",
-    "iir",
     "aspiration",
     "delta",
     "singular",
@@ -120,8 +119,6 @@ pub const LATE_MOVE_PRUNING: bool = enabled("lmp");
 pub const SEE_PRUNING: bool = enabled("see_pruning");
 /// One-ply extension of checking moves.
 pub const CHECK_EXTENSION: bool = enabled("check_extension");
-/// Internal iterative reduction.
-pub const IIR: bool = enabled("iir");
 /// Aspiration windows at the root.
 pub const ASPIRATION: bool = enabled("aspiration");
 /// Delta pruning in quiescence search.

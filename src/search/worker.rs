@@ -475,12 +475,6 @@ impl Worker {
             }
         }
 
-        // Internal iterative reduction: without a hash move, this node is probably not worth
-        // the full depth yet.
-        if ablation::IIR && depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
-            depth -= 1;
-        }
-
         // Singular extension: if every move but the hash move fails well below the hash
         // move's score, the hash move is forced and gets one more ply. If even without it the
         // search beats beta, more than one move refutes this node: cut (multi-cut).
