@@ -19,7 +19,6 @@ pub const NAMES: &[&str] = &[
     "rfp",
     "lmp",
     "see_pruning",
-    "check_extension",
     "aspiration",
     "delta",
     "singular",
@@ -117,8 +116,6 @@ pub const REVERSE_FUTILITY: bool = enabled("rfp");
 pub const LATE_MOVE_PRUNING: bool = enabled("lmp");
 /// SEE pruning of losing moves near the leaves.
 pub const SEE_PRUNING: bool = enabled("see_pruning");
-/// One-ply extension of checking moves.
-pub const CHECK_EXTENSION: bool = enabled("check_extension");
 /// Aspiration windows at the root.
 pub const ASPIRATION: bool = enabled("aspiration");
 /// Delta pruning in quiescence search.
