@@ -22,7 +22,6 @@ pub const NAMES: &[&str] = &[
     "aspiration",
     "delta",
     "singular",
-    "qs_checks",
     // evaluation (weights of the named terms are zeroed)
     "psqt",
     "mobility",
@@ -122,8 +121,6 @@ pub const ASPIRATION: bool = enabled("aspiration");
 pub const DELTA_PRUNING: bool = enabled("delta");
 /// Singular extensions (and multi-cut) of hash moves.
 pub const SINGULAR: bool = enabled("singular");
-/// Quiet checking moves at the first ply of quiescence search.
-pub const QS_CHECKS: bool = enabled("qs_checks");
 /// Endgame scaling of drawish material.
 pub const SCALING: bool = enabled("scaling");
 

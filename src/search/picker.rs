@@ -9,7 +9,7 @@
 
 use super::history::History;
 use super::see::{see_ge, SEE_VALUES};
-use crate::board::{Bitboard, CheckInfo, Move, MoveKind, MoveList, PieceKind, Position, MAX_MOVES};
+use crate::board::{Bitboard, Move, MoveKind, MoveList, PieceKind, Position, MAX_MOVES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -22,7 +22,6 @@ enum Stage {
     GenerateQuiet,
     Quiet,
     BadNoisy,
-    QuietChecks,
     GenerateEvasions,
     Evasions,
     Done,
@@ -116,9 +115,6 @@ pub struct MovePicker {
     bad_count: usize,
     skip_quiets: bool,
     quiescence: bool,
-    quiet_checks: bool,
-    /// Set when the quiet-checks stage of the quiescence search begins.
-    check_info: Option<CheckInfo>,
 }
 
 impl MovePicker {
@@ -138,8 +134,6 @@ impl MovePicker {
             bad_count: 0,
             skip_quiets: false,
             quiescence: false,
-            quiet_checks: false,
-            check_info: None,
         }
     }
 
@@ -150,11 +144,10 @@ impl MovePicker {
         picker
     }
 
-    /// Picker for a quiescence node: good captures only, or every evasion when in check; with
-    /// `quiet_checks`, then also the quiet moves that give check and lose no material.
-    pub fn quiescence(pos: &Position, tt_move: Move, quiet_checks: bool) -> MovePicker {
+    /// Picker for a quiescence node: good captures only, or every evasion when in check.
+    pub fn quiescence(pos: &Position, tt_move: Move) -> MovePicker {
         let mut picker = MovePicker::empty();
-        picker.reset_quiescence(pos, tt_move, quiet_checks);
+        picker.reset_quiescence(pos, tt_move);
         picker
     }
 
@@ -164,16 +157,14 @@ impl MovePicker {
         self.arm(if usable { tt_move } else { Move::NONE }, false);
         self.killers = killers;
         self.counter = counter;
-        self.quiet_checks = false;
     }
 
     /// Re-arms this picker for a quiescence node (as [`MovePicker::quiescence`]).
-    pub fn reset_quiescence(&mut self, pos: &Position, tt_move: Move, quiet_checks: bool) {
+    pub fn reset_quiescence(&mut self, pos: &Position, tt_move: Move) {
         let usable = pos.is_legal(tt_move) && (pos.in_check() || is_noisy(pos, tt_move));
         self.arm(if usable { tt_move } else { Move::NONE }, true);
         self.killers = [Move::NONE; 2];
         self.counter = Move::NONE;
-        self.quiet_checks = quiet_checks;
     }
 
     /// The state both kinds of node start from; the move and score arrays are left as they
@@ -187,7 +178,6 @@ impl MovePicker {
         self.bad_count = 0;
         self.skip_quiets = quiescence;
         self.quiescence = quiescence;
-        self.check_info = None;
     }
 
     /// From now on, hand out no more quiet moves (late-move pruning).
@@ -268,16 +258,10 @@ impl MovePicker {
                             self.bad_count += 1;
                         }
                     }
-                    self.stage = if !self.quiescence {
-                        Stage::Killer1
-                    } else if self.quiet_checks {
-                        let start = self.moves.len();
-                        pos.generate_quiet(&mut self.moves);
-                        self.next = start;
-                        self.check_info = Some(pos.check_info());
-                        Stage::QuietChecks
-                    } else {
+                    self.stage = if self.quiescence {
                         Stage::Done
+                    } else {
+                        Stage::Killer1
                     };
                 }
                 Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
@@ -332,23 +316,6 @@ impl MovePicker {
                         let mv = self.moves.as_slice()[self.next];
                         self.next += 1;
                         return Some(mv);
-                    }
-                    self.stage = Stage::Done;
-                }
-                Stage::QuietChecks => {
-                    let Some(info) = self.check_info else {
-                        self.stage = Stage::Done;
-                        continue;
-                    };
-                    while self.next < self.moves.len() {
-                        let mv = self.moves.as_slice()[self.next];
-                        self.next += 1;
-                        if mv != self.tt_move
-                            && pos.gives_check_with(&info, mv)
-                            && see_ge(pos, mv, 0)
-                        {
-                            return Some(mv);
-                        }
                     }
                     self.stage = Stage::Done;
                 }
@@ -452,7 +419,7 @@ mod tests {
         let pos = Position::from_fen("4k3/8/2p5/3p4/4P3/8/3Q4/4K3 w - - 0 1")
             .unwrap_or_else(|e| panic!("{e}"));
         let history = History::new();
-        let mut picker = MovePicker::quiescence(&pos, Move::NONE, false);
+        let mut picker = MovePicker::quiescence(&pos, Move::NONE);
         let mut picked = Vec::new();
         while let Some(mv) = picker.next(&pos, &history) {
             picked.push(mv);
@@ -463,30 +430,12 @@ mod tests {
 
         let check =
             Position::from_fen("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
-        let mut picker = MovePicker::quiescence(&check, Move::NONE, false);
+        let mut picker = MovePicker::quiescence(&check, Move::NONE);
         let mut n = 0;
         while picker.next(&check, &history).is_some() {
             n += 1;
         }
         assert_eq!(n as u64, check.count_legal_moves());
-    }
-
-    #[test]
-    fn quiescence_with_checks_adds_safe_quiet_checks() {
-        // Back-rank mate Rc8# is a quiet check; Rc7 is quiet but no check; no captures.
-        let pos = Position::from_fen("6k1/5ppp/8/3p4/8/8/5PPP/2R3K1 w - - 0 1")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let history = History::new();
-        let picked = |checks: bool| {
-            let mut picker = MovePicker::quiescence(&pos, Move::NONE, checks);
-            let mut out = Vec::new();
-            while let Some(mv) = picker.next(&pos, &history) {
-                out.push(pos.move_to_coordinate(mv));
-            }
-            out
-        };
-        assert_eq!(picked(false), Vec::<String>::new());
-        assert_eq!(picked(true), vec!["c1c8"]);
     }
 
     #[test]

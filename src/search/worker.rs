@@ -363,7 +363,7 @@ impl Worker {
         let root = ply == 0;
         let in_check = self.pos.in_check();
         if depth <= 0 && !in_check {
-            return self.quiescence(sh, ply, alpha, beta, pv_node, ablation::QS_CHECKS);
+            return self.quiescence(sh, ply, alpha, beta, pv_node);
         }
         depth = depth.max(1);
         self.pv_len[ply] = 0;
@@ -709,8 +709,7 @@ impl Worker {
     }
 
     /// Quiescence search: captures (and queen promotions) until the position is quiet; every
-    /// evasion when in check; on its first ply (`checks`) also safe quiet checks, so mates one
-    /// move beyond the horizon are seen.
+    /// evasion when in check.
     fn quiescence(
         &mut self,
         sh: &Shared,
@@ -718,7 +717,6 @@ impl Worker {
         mut alpha: i32,
         beta: i32,
         pv_node: bool,
-        checks: bool,
     ) -> i32 {
         self.pv_len[ply] = 0;
         if self.check_stop(sh) {
@@ -772,7 +770,7 @@ impl Worker {
         }
 
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
-        self.pickers[ply].reset_quiescence(&self.pos, tt_move, checks && !in_check);
+        self.pickers[ply].reset_quiescence(&self.pos, tt_move);
         let mut best_move = Move::NONE;
         while let Some(mv) = self.pickers[ply].next(&self.pos, &self.history) {
             // Delta pruning: even winning this material cannot lift us to alpha.
@@ -784,7 +782,7 @@ impl Worker {
                 continue;
             }
             self.make(sh, ply, mv);
-            let score = -self.quiescence(sh, ply + 1, -beta, -alpha, pv_node, false);
+            let score = -self.quiescence(sh, ply + 1, -beta, -alpha, pv_node);
             self.pos.unmake_move(mv);
             if self.stopped {
                 return 0;
