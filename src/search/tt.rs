@@ -91,6 +91,33 @@ impl std::fmt::Debug for TranspositionTable {
 
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
+/// Asks Linux to back the table with 2 MiB pages (transparent huge pages, which many systems
+/// grant only on request): a probe of a random bucket then seldom misses the TLB, whose page
+/// walk the profile showed stalling the probe and the prefetch before it. Only the 2 MiB
+/// blocks that lie wholly inside the table can be huge; a refusal (no THP support) changes
+/// nothing, so the result is ignored.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(table: *const Bucket, bytes: usize) {
+    const MADV_HUGEPAGE: i32 = 14;
+    const PAGE: usize = 4096;
+    extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    let start = (table as usize).next_multiple_of(PAGE);
+    let end = (table as usize + bytes) / PAGE * PAGE;
+    if end > start {
+        // SAFETY: `madvise` is the C library's (linked by std on Linux) with its C signature;
+        // the range lies inside the table's own allocation and is page aligned, and
+        // MADV_HUGEPAGE only changes how the kernel backs those pages, never their contents
+        // or validity.
+        unsafe { madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE) };
+    }
+}
+
+/// Huge pages are requested on Linux only.
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_table: *const Bucket, _bytes: usize) {}
+
 // Data word: move 0-15, score 16-31, eval 32-47, depth 48-55, bound 56-57, age 58-63.
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
     u64::from(mv.raw())
@@ -113,7 +140,9 @@ impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        let mut buckets: Vec<Bucket> = Vec::with_capacity(count);
+        // Before the first write: the pages are backed when first touched.
+        advise_huge_pages(buckets.as_ptr(), count * BUCKET_BYTES);
         buckets.resize_with(count, Bucket::default);
         TranspositionTable {
             buckets,
