@@ -189,12 +189,11 @@ impl MovePicker {
     /// Takes the best-scored move among `self.next..end` and advances.
     #[inline]
     fn select_best(&mut self, end: usize) -> Move {
-        let mut best = self.next;
-        for i in self.next + 1..end {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        // The first of the highest scores, found in two passes that the compiler vectorises
+        // (the maximum, then where it first occurs): the same move a one-pass scan picks.
+        let pending = &self.scores[self.next..end];
+        let highest = pending.iter().copied().max().unwrap_or(i32::MIN);
+        let best = self.next + pending.iter().position(|&s| s == highest).unwrap_or(0);
         let moves = self.moves.as_mut_slice();
         moves.swap(self.next, best);
         self.scores.swap(self.next, best);
