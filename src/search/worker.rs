@@ -483,7 +483,7 @@ impl Worker {
             let tt_score = score::from_table(e.score, ply);
             if ablation::SINGULAR
                 && !root
-                && depth >= 8
+                && depth >= 6
                 && ply < 2 * self.iteration_depth as usize
                 && excluded.is_none()
                 && !tt_move.is_none()
