@@ -189,8 +189,9 @@ impl MovePicker {
     /// Takes the best-scored move among `self.next..end` and advances.
     #[inline]
     fn select_best(&mut self, end: usize) -> Move {
-        // The first of the highest scores, found in two passes that the compiler vectorises
-        // (the maximum, then where it first occurs): the same move a one-pass scan picks.
+        // The first of the highest scores, found in two passes: the maximum (which the
+        // compiler turns into SIMD `pmaxsd`), then where it first occurs. The same move a
+        // one-pass scan picks.
         let pending = &self.scores[self.next..end];
         let highest = pending.iter().copied().max().unwrap_or(i32::MIN);
         let best = self.next + pending.iter().position(|&s| s == highest).unwrap_or(0);
