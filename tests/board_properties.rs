@@ -23,6 +23,7 @@
 use betacut::board::{
     CastleSide, Color, FenError, Move, MoveKind, MoveList, Piece, PieceKind, Position, Square,
 };
+use betacut::eval::Evaluator;
 use betacut::tools::perft::load_suite;
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -616,12 +617,50 @@ fn check_incremental_state(pos: &mut Position) -> Result<(), String> {
         );
         Ok(())
     }
+    /// Applies the recorded changes of the last move to `before` (removals first, then
+    /// arrivals, as castling in Chess960 may put the king where its rook stood).
+    fn replay_changes(pos: &Position, before: &[Option<Piece>; 64]) -> [Option<Piece>; 64] {
+        let mut board = *before;
+        for change in pos.last_changes().iter() {
+            if let Some(from) = change.from {
+                board[from.index()] = None;
+            }
+        }
+        for change in pos.last_changes().iter() {
+            if let Some(to) = change.to {
+                board[to.index()] = Some(change.piece);
+            }
+        }
+        board
+    }
+    let squares = |pos: &Position| -> [Option<Piece>; 64] {
+        std::array::from_fn(|i| pos.piece_at(Square::from_index(i)))
+    };
     consistent(pos, "here")?;
+    let before = squares(pos);
+    let mut evaluator = Evaluator::new();
+    evaluator.set_root(pos);
     for &mv in pos.legal_moves().iter() {
         pos.make_move(mv);
-        let result = consistent(pos, &format!("after {mv:?}"));
+        evaluator.on_make(pos);
+        let mut result = consistent(pos, &format!("after {mv:?}"));
+        if result.is_ok() && replay_changes(pos, &before) != squares(pos) {
+            result = Err(format!(
+                "after {mv:?}: the recorded changes {:?} do not lead to the new board",
+                pos.last_changes().iter().collect::<Vec<_>>()
+            ));
+        }
+        if result.is_ok() && !evaluator.is_consistent_with(pos) {
+            result = Err(format!(
+                "after {mv:?}: the evaluator's running sums differ from scratch"
+            ));
+        }
         pos.unmake_move(mv);
+        evaluator.on_unmake();
         result?;
+    }
+    if !evaluator.is_consistent_with(pos) {
+        return Err("the evaluator's running sums differ after the moves were taken back".into());
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod castling;
+pub mod changes;
 pub mod checks;
 pub mod chess_move;
 pub mod fen;
@@ -16,6 +17,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use castling::CastleSide;
+pub use changes::{BoardChanges, PieceChange};
 pub use checks::CheckInfo;
 pub use chess_move::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use fen::FenError;

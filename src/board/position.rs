@@ -4,12 +4,11 @@
 use super::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use super::bitboard::Bitboard;
 use super::castling::{castle_destinations, right_bit, CastleSide, CastlingSetup};
+use super::changes::BoardChanges;
 use super::chess_move::{Move, MoveKind};
 use super::piece::{Color, Piece, PieceKind};
 use super::square::Square;
 use super::zobrist;
-use crate::eval::packed::S;
-use crate::eval::psq;
 
 /// The part of a position that make/unmake saves and restores wholesale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,8 +29,9 @@ pub struct State {
     pub captured: Option<Piece>,
     /// Plies since the last null move (repetitions are not looked for across a null move).
     pub plies_from_null: u32,
-    /// Sum of material and piece-square values, from White's view (kept incrementally).
-    pub psq: S,
+    /// The pieces the move that led here moved, removed and added (empty after a null move
+    /// or a set-up): what running state kept outside the board (the evaluation's) must update.
+    pub changes: BoardChanges,
 }
 
 /// A chess position with its game history (the undo stack).
@@ -72,7 +72,7 @@ impl Position {
                 halfmove_clock: 0,
                 captured: None,
                 plies_from_null: 0,
-                psq: S::ZERO,
+                changes: BoardChanges::NONE,
             },
             castling: CastlingSetup::default(),
             chess960: false,
@@ -158,10 +158,11 @@ impl Position {
         self.state.pawn_key
     }
 
-    /// Material plus piece-square sum from White's view, kept up to date by make/unmake.
+    /// What the move that led to this position changed on the board (empty after a null move
+    /// or a set-up).
     #[inline]
-    pub fn psq(&self) -> S {
-        self.state.psq
+    pub fn last_changes(&self) -> &BoardChanges {
+        &self.state.changes
     }
 
     /// Pieces giving check to the side to move.
@@ -383,7 +384,7 @@ impl Position {
     pub(crate) fn setup_finish(&mut self) {
         self.state.key = self.compute_key();
         self.state.pawn_key = self.compute_pawn_key();
-        self.state.psq = self.compute_psq();
+        self.state.changes = BoardChanges::NONE;
         self.state.checkers = self.compute_checkers();
         self.state.captured = None;
         self.state.plies_from_null = 0;
@@ -421,17 +422,6 @@ impl Position {
         key
     }
 
-    /// The material plus piece-square sum computed from scratch.
-    pub fn compute_psq(&self) -> S {
-        let mut sum = S::ZERO;
-        for sq in self.occupied() {
-            if let Some(piece) = self.piece_at(sq) {
-                sum += psq::value(piece, sq);
-            }
-        }
-        sum
-    }
-
     /// Pieces giving check to the side to move, computed from scratch.
     pub fn compute_checkers(&self) -> Bitboard {
         self.attackers_to(self.king_square(self.side), self.occupied())
@@ -458,10 +448,12 @@ impl Position {
         self.state.halfmove_clock += 1;
         self.state.plies_from_null += 1;
         self.state.captured = None;
+        let mut changes = BoardChanges::NONE;
 
         let Some(moving) = self.mailbox[from.index()] else {
             // Not a legal move (nothing to move); keep the position consistent and bail out.
             self.state.key = key;
+            self.state.changes = changes;
             self.side = them;
             return;
         };
@@ -479,9 +471,8 @@ impl Position {
                     ^ zobrist::piece_key(moving, king_to)
                     ^ zobrist::piece_key(rook, to)
                     ^ zobrist::piece_key(rook, rook_to);
-                self.state.psq += psq::value(moving, king_to) - psq::value(moving, from)
-                    + psq::value(rook, rook_to)
-                    - psq::value(rook, to);
+                changes.moved(moving, from, king_to);
+                changes.moved(rook, to, rook_to);
             }
             kind => {
                 if kind == MoveKind::EnPassant {
@@ -491,14 +482,14 @@ impl Position {
                     let pk = zobrist::piece_key(pawn, captured_sq);
                     key ^= pk;
                     self.state.pawn_key ^= pk;
-                    self.state.psq -= psq::value(pawn, captured_sq);
+                    changes.removed(pawn, captured_sq);
                     self.state.captured = Some(pawn);
                     self.state.halfmove_clock = 0;
                 } else if let Some(captured) = self.mailbox[to.index()] {
                     self.take_piece(captured, to);
                     let ck = zobrist::piece_key(captured, to);
                     key ^= ck;
-                    self.state.psq -= psq::value(captured, to);
+                    changes.removed(captured, to);
                     if captured.kind == PieceKind::Pawn {
                         self.state.pawn_key ^= ck;
                     }
@@ -512,12 +503,13 @@ impl Position {
                     let pk = zobrist::piece_key(moving, from);
                     key ^= pk ^ zobrist::piece_key(new_piece, to);
                     self.state.pawn_key ^= pk;
-                    self.state.psq += psq::value(new_piece, to) - psq::value(moving, from);
+                    changes.removed(moving, from);
+                    changes.added(new_piece, to);
                 } else {
                     self.shift_piece(moving, from, to);
                     let mk = zobrist::piece_key(moving, from) ^ zobrist::piece_key(moving, to);
                     key ^= mk;
-                    self.state.psq += psq::value(moving, to) - psq::value(moving, from);
+                    changes.moved(moving, from, to);
                     if moving.kind == PieceKind::Pawn {
                         self.state.pawn_key ^= mk;
                     }
@@ -547,6 +539,7 @@ impl Position {
         }
         self.side = them;
         self.state.key = key;
+        self.state.changes = changes;
         self.state.checkers =
             self.attackers_to(self.king_square(them), self.occupied()) & self.by_color[us.index()];
     }
@@ -611,6 +604,7 @@ impl Position {
         self.state.halfmove_clock += 1;
         self.state.plies_from_null = 0;
         self.state.captured = None;
+        self.state.changes = BoardChanges::NONE;
         self.state.checkers = Bitboard::EMPTY;
         self.side = !self.side;
     }

@@ -5,6 +5,7 @@ use super::masks::{attack_span, distance, forward_file};
 use super::packed::S;
 use super::params::*;
 use super::pawns::{evaluate_pawns, PawnCache, PawnInfo};
+use super::psq;
 use super::trace::{NoTrace, Trace};
 use crate::board::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks_bulk, rook_attacks,
@@ -19,17 +20,24 @@ pub const NORMAL_SCALE: i32 = 64;
 /// Attack-unit weight of a piece kind hitting the enemy king zone (pawn..king).
 const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 
-/// Evaluates `pos` from the side to move's view, using `pawns` to cache pawn structure.
-#[inline]
+/// Evaluates `pos` from the side to move's view, using `pawns` to cache pawn structure (the
+/// material and square sum is computed from scratch; the search keeps it running instead, see
+/// [`super::Evaluator`]).
 pub fn evaluate(pos: &Position, pawns: &mut PawnCache) -> i32 {
+    evaluate_with_psq(pos, pawns, psq::sum(pos))
+}
+
+/// Evaluates `pos` given its material and square sum `psq` (White's view).
+#[inline]
+pub fn evaluate_with_psq(pos: &Position, pawns: &mut PawnCache, psq: S) -> i32 {
     let info = pawns.probe(pos);
-    evaluate_with(pos, info, &mut NoTrace)
+    evaluate_with(pos, psq, info, &mut NoTrace)
 }
 
 /// Evaluates `pos` while recording every weight used in `trace` (for the tuner).
 pub fn evaluate_traced<T: Trace>(pos: &Position, trace: &mut T) -> i32 {
     let info = evaluate_pawns(pos, trace);
-    evaluate_with(pos, info, trace)
+    evaluate_with(pos, psq::sum(pos), info, trace)
 }
 
 /// Game phase from the pieces on the board, 0 (pawn endgame) ..= 24 (all pieces).
@@ -42,8 +50,8 @@ pub fn game_phase(pos: &Position) -> i32 {
     (phase as i32).min(MAX_PHASE)
 }
 
-fn evaluate_with<T: Trace>(pos: &Position, pawn_info: PawnInfo, trace: &mut T) -> i32 {
-    let mut score = pos.psq() + pawn_info.score;
+fn evaluate_with<T: Trace>(pos: &Position, psq: S, pawn_info: PawnInfo, trace: &mut T) -> i32 {
+    let mut score = psq + pawn_info.score;
     if T::ENABLED {
         trace_material_and_squares(pos, trace);
     }

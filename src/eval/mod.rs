@@ -1,11 +1,13 @@
 //! Static evaluation: a tapered (middlegame/endgame) score in centipawns from the side to
-//! move's view. Material and piece-square values are kept incrementally by the position; the
-//! other terms are computed here, pawn structure through a per-thread pawn cache; the search
-//! keeps finished evaluations in a per-thread evaluation cache ([`EvalCache`]).
+//! move's view. The search evaluates through an [`Evaluator`], which keeps the material and
+//! piece-square sums running along the searched line (fed by what each move changed on the
+//! board), pawn structure in a per-thread pawn cache and finished evaluations in a per-thread
+//! evaluation cache ([`EvalCache`]).
 
 pub mod active;
 pub mod cache;
 pub mod evaluate;
+pub mod evaluator;
 pub mod masks;
 pub mod packed;
 pub mod params;
@@ -15,5 +17,6 @@ pub mod trace;
 pub mod weights;
 
 pub use cache::EvalCache;
-pub use evaluate::{evaluate, evaluate_traced, game_phase};
+pub use evaluate::{evaluate, evaluate_traced, evaluate_with_psq, game_phase};
+pub use evaluator::Evaluator;
 pub use pawns::PawnCache;

@@ -4,7 +4,7 @@
 use super::active::ACTIVE as WEIGHTS;
 use super::packed::S;
 use super::params::{half_board_index, MATERIAL, PSQT};
-use crate::board::{Piece, Square};
+use crate::board::{BoardChanges, Piece, Position, Square};
 
 const fn build() -> [[S; 64]; 12] {
     let mut table = [[S::ZERO; 64]; 12];
@@ -39,4 +39,29 @@ static PSQ: [[S; 64]; 12] = build();
 #[inline(always)]
 pub fn value(piece: Piece, sq: Square) -> S {
     PSQ[piece.index()][sq.index()]
+}
+
+/// Material plus square values of every piece on the board, from White's view.
+pub fn sum(pos: &Position) -> S {
+    let mut total = S::ZERO;
+    for sq in pos.occupied() {
+        if let Some(piece) = pos.piece_at(sq) {
+            total += value(piece, sq);
+        }
+    }
+    total
+}
+
+/// `total` updated by what the last move changed on the board.
+#[inline(always)]
+pub fn apply_changes(mut total: S, changes: &BoardChanges) -> S {
+    for change in changes.iter() {
+        if let Some(from) = change.from {
+            total -= value(change.piece, from);
+        }
+        if let Some(to) = change.to {
+            total += value(change.piece, to);
+        }
+    }
+    total
 }

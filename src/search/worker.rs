@@ -11,7 +11,7 @@ use super::time::{soft_scale, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::ablation;
 use crate::board::{CheckInfo, Move, Piece, Position};
-use crate::eval::{evaluate, EvalCache, PawnCache};
+use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -73,9 +73,8 @@ pub(crate) struct Worker {
     pub id: usize,
     pub pos: Position,
     pub history: History,
-    pub pawns: PawnCache,
-    /// Evaluations of positions met recently.
-    pub evals: EvalCache,
+    /// The static evaluation with its running state along the searched line and its caches.
+    pub evaluator: Evaluator,
     pub nodes: u64,
     pub seldepth: usize,
     pub root_moves: Vec<Move>,
@@ -115,8 +114,7 @@ impl Worker {
             id,
             pos: Position::startpos(),
             history: History::new(),
-            pawns: PawnCache::new(),
-            evals: EvalCache::new(),
+            evaluator: Evaluator::new(),
             nodes: 0,
             seldepth: 0,
             root_moves: Vec::new(),
@@ -136,13 +134,13 @@ impl Worker {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.history.clear();
-        self.pawns.clear();
-        self.evals.clear();
+        self.evaluator.clear();
     }
 
     /// Prepares a search of `pos` over `root_moves`.
     pub fn prepare(&mut self, pos: &Position, root_moves: &[Move]) {
         self.pos = pos.clone();
+        self.evaluator.set_root(&self.pos);
         self.root_moves = root_moves.to_vec();
         self.root_move_nodes = vec![0; root_moves.len()];
         self.nodes = 0;
@@ -313,8 +311,7 @@ impl Worker {
     }
 
     fn static_eval(&mut self, sh: &Shared) -> i32 {
-        let (pos, pawns) = (&self.pos, &mut self.pawns);
-        let eval = self.evals.get_or_insert(pos, || evaluate(pos, pawns));
+        let eval = self.evaluator.evaluate(&self.pos);
         match sh.random_seed {
             Some(seed) => {
                 let mixed = (self.pos.key() ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -345,7 +342,15 @@ impl Worker {
         self.stack[ply].piece = self.pos.piece_at(mv.from());
         self.pos.make_move(mv);
         sh.tt.prefetch(self.pos.key());
+        self.evaluator.on_make(&self.pos);
         self.nodes += 1;
+    }
+
+    /// Takes back `mv`, the last move made.
+    #[inline]
+    fn unmake(&mut self, mv: Move) {
+        self.pos.unmake_move(mv);
+        self.evaluator.on_unmake();
     }
 
     /// The alpha-beta search of one node (fail-soft; PV nodes have an open window).
@@ -457,11 +462,13 @@ impl Worker {
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply].piece = None;
                 self.pos.make_null();
+                self.evaluator.on_null();
                 sh.tt.prefetch(self.pos.key());
                 self.nodes += 1;
                 let null_score =
                     -self.search(sh, depth - r, ply + 1, -beta, -beta + 1, false, !cut_node);
                 self.pos.unmake_null();
+                self.evaluator.on_unmake();
                 if self.stopped {
                     return 0;
                 }
@@ -629,7 +636,7 @@ impl Worker {
                     score = -self.search(sh, new_depth, ply + 1, -beta, -alpha, true, false);
                 }
             }
-            self.pos.unmake_move(mv);
+            self.unmake(mv);
             if root {
                 if let Some(i) = self.root_moves.iter().position(|&m| m == mv) {
                     self.root_move_nodes[i] += self.nodes - nodes_before;
@@ -783,7 +790,7 @@ impl Worker {
             }
             self.make(sh, ply, mv);
             let score = -self.quiescence(sh, ply + 1, -beta, -alpha, pv_node);
-            self.pos.unmake_move(mv);
+            self.unmake(mv);
             if self.stopped {
                 return 0;
             }
