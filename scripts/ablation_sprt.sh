@@ -2,7 +2,7 @@
 # What each search feature and evaluation term is worth: for every NAME, build Betacut with that
 # switch off (see src/ablation.rs) and play it against the normal build with an SPRT.
 #
-#   benches/ablation_sprt.sh NAME [NAME ...]        e.g. benches/ablation_sprt.sh null_move lmr
+#   scripts/ablation_sprt.sh NAME [NAME ...]        e.g. scripts/ablation_sprt.sh null_move lmr
 #
 # Environment (defaults in brackets): TC [2+0.02], GAMES (cap per SPRT) [200], CONCURRENCY [2],
 # SEED (opening order; change it for a re-run on new openings) [11],
@@ -12,7 +12,7 @@
 #
 # The first engine of every match is the normal build, so a positive Elo is what the feature
 # is worth. One summary line per feature is appended to $OUT/summary.txt.
-# A run that reaches its cap undecided goes on with benches/sprt_continue.py --prior W D L -- <the
+# A run that reaches its cap undecided goes on with scripts/sprt_continue.py --prior W D L -- <the
 # same match.py arguments with a new --seed and without --sprt>, which keeps the earlier games.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Perft speed of Betacut against Stockfish's `go perft`, measured in the same run.
 #
-#   benches/perft_vs_stockfish.sh [runs]        (default 5 runs per position; median reported)
+#   scripts/perft_vs_stockfish.sh [runs]        (default 5 runs per position; median reported)
 #
 # Both sides bulk-count the last ply and use no hash table, single-threaded. Stockfish is timed
 # from sending `go perft N` to reading `Nodes searched` (its start-up and NNUE loading are

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Continue an SPRT that stopped at its game cap without a decision.
 
-    benches/sprt_continue.py --prior W D L [--sprt ELO0 ELO1] [--tools DIR] -- MATCH.PY ARGS...
+    scripts/sprt_continue.py --prior W D L [--sprt ELO0 ELO1] [--tools DIR] -- MATCH.PY ARGS...
 
 Runs ../shared/tools/match.py with MATCH.PY ARGS (give a new --seed and a generous --games,
 and no --sprt of its own), echoes its output, and after every game adds that match's running
