@@ -15,6 +15,11 @@
 # A run that reaches its cap undecided goes on with scripts/sprt_continue.py --prior W D L -- <the
 # same match.py arguments with a new --seed and without --sprt>, which keeps the earlier games.
 set -euo pipefail
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+case ${1:-} in
+    -h | --help) usage; exit 0 ;;
+    "") usage >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 TC=${TC:-2+0.02}
 GAMES=${GAMES:-200}

@@ -8,6 +8,8 @@
 # excluded); Betacut is timed by its own `perft` command (start-up excluded likewise).
 # Needs /usr/games/stockfish (Debian package `stockfish`) and python3.
 set -euo pipefail
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+case ${1:-} in -h | --help) usage; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}

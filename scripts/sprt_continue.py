@@ -23,7 +23,7 @@ RUNNING = re.compile(r"^Game .*\| \S+: \+(\d+) =(\d+) -(\d+) ")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prior", nargs=3, type=int, required=True, metavar=("W", "D", "L"))
     parser.add_argument("--sprt", nargs=2, type=float, default=[0.0, 5.0], metavar=("ELO0", "ELO1"))
     parser.add_argument("--tools", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "tools"))
