@@ -4,7 +4,7 @@
 
 use betacut::board::{Move, Position};
 use betacut::search::score::{self, mate_in_moves, MATE};
-use betacut::search::{SearchControl, SearchLimits, SearchResult, Searcher};
+use betacut::search::{Bound, SearchControl, SearchLimits, SearchResult, SearchUpdate, Searcher};
 use betacut::tools::epd::load_epd;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,8 +19,12 @@ fn search(pos: &Position, limits: SearchLimits) -> (SearchResult, Vec<Vec<Move>>
     let mut searcher = Searcher::new(16);
     let control = SearchControl::new(false);
     let mut pvs = Vec::new();
-    let result = searcher.search(pos, &limits, &control, &mut |report| {
-        pvs.push(report.pv.to_vec());
+    let result = searcher.search(pos, &limits, &control, &mut |update| {
+        if let SearchUpdate::Line(report) = update {
+            if report.bound == Bound::Exact {
+                pvs.push(report.pv.to_vec());
+            }
+        }
     });
     (result, pvs)
 }
@@ -189,7 +193,7 @@ fn every_reported_principal_variation_is_legal() {
     for fen in fens {
         let pos = position(fen);
         let (result, pvs) = search(&pos, SearchLimits::depth(9));
-        assert_eq!(pvs.len(), 9, "one report per iteration");
+        assert_eq!(pvs.len(), 9, "one complete line per iteration");
         for pv in pvs.iter().chain(std::iter::once(&result.pv)) {
             assert_legal_line(&pos, pv, fen);
         }
@@ -330,4 +334,110 @@ fn several_threads_still_return_a_legal_move() {
     let result = searcher.search(&pos, &SearchLimits::depth(8), &control, &mut |_| {});
     assert!(pos.legal_moves().contains(result.best_move));
     assert_eq!(result.depth, 8);
+}
+
+/// A reported line: (multipv, depth, score, bound, pv).
+type Line = (usize, u32, i32, Bound, Vec<Move>);
+
+/// Every line a search reports.
+fn lines_of(pos: &Position, limits: SearchLimits) -> (SearchResult, Vec<Line>) {
+    let mut searcher = Searcher::new(16);
+    let control = SearchControl::new(false);
+    let mut lines = Vec::new();
+    let result = searcher.search(pos, &limits, &control, &mut |update| {
+        if let SearchUpdate::Line(r) = update {
+            lines.push((r.multipv, r.depth, r.score, r.bound, r.pv.to_vec()));
+        }
+    });
+    (result, lines)
+}
+
+#[test]
+fn multipv_lines_are_distinct_in_score_order_and_legal() {
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let (result, lines) = lines_of(
+        &pos,
+        SearchLimits {
+            depth: Some(7),
+            multipv: 4,
+            ..SearchLimits::default()
+        },
+    );
+    let last: Vec<_> = lines
+        .iter()
+        .filter(|l| l.1 == 7 && l.3 == Bound::Exact)
+        .collect();
+    assert_eq!(
+        last.iter().map(|l| l.0).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4],
+        "four lines at depth 7, numbered in order"
+    );
+    let firsts: Vec<Move> = last.iter().map(|l| l.4[0]).collect();
+    for (i, a) in firsts.iter().enumerate() {
+        assert!(!firsts[i + 1..].contains(a), "distinct first moves");
+    }
+    for pair in last.windows(2) {
+        assert!(
+            pair[0].2 >= pair[1].2,
+            "scores in order: {} {}",
+            pair[0].2,
+            pair[1].2
+        );
+    }
+    for line in &lines {
+        assert_legal_line(&pos, &line.4, "multipv line");
+    }
+    assert_eq!(
+        result.best_move, firsts[0],
+        "the best line's move is played"
+    );
+}
+
+#[test]
+fn one_line_is_the_default_and_searches_the_same_tree() {
+    let pos = position("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");
+    let default = depth(&pos, 8);
+    let (one, _) = lines_of(
+        &pos,
+        SearchLimits {
+            depth: Some(8),
+            multipv: 1,
+            ..SearchLimits::default()
+        },
+    );
+    assert_eq!(
+        (default.nodes, default.best_move),
+        (one.nodes, one.best_move)
+    );
+}
+
+#[test]
+fn aspiration_failures_are_reported_as_bounds_with_legal_lines() {
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let (_, lines) = lines_of(&pos, SearchLimits::depth(12));
+    let bounds: Vec<_> = lines.iter().filter(|l| l.3 != Bound::Exact).collect();
+    assert!(
+        !bounds.is_empty(),
+        "Kiwipete fails high or low somewhere up to depth 12"
+    );
+    for line in bounds {
+        assert!(line.1 >= 5, "aspiration windows start at depth 5");
+        assert_legal_line(&pos, &line.4, "bound line");
+    }
+}
+
+#[test]
+fn a_mate_limit_ends_the_search_once_the_mate_is_found() {
+    // Mate in two (Kf7, then Rh1#); no other limit: only the mate limit can end the search.
+    let pos = position("7k/8/5K2/8/8/8/8/6R1 w - - 0 1");
+    let result = search(
+        &pos,
+        SearchLimits {
+            mate: Some(2),
+            ..SearchLimits::default()
+        },
+    )
+    .0;
+    assert_eq!(mate_in_moves(result.score), Some(2));
+    assert!(result.depth < 40, "stopped at depth {}", result.depth);
 }

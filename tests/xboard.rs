@@ -4,57 +4,27 @@
 //!
 //! Blocking reads use generous timeouts; no test asserts how long anything took.
 
+mod common;
+
 use betacut::board::{Move, Position, START_FEN};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use common::{position, weak_move, Engine};
 
-/// Longest wait for any expected line.
-const TIMEOUT: Duration = Duration::from_secs(30);
-
-/// A running engine process with a reader thread collecting its output lines.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    transcript: Vec<String>,
-    next_ping: u64,
+/// The XBoard side of the harness.
+trait XboardSession {
+    /// Starts an engine and completes the `xboard` / `protover 2` handshake.
+    fn started() -> Engine;
+    /// Sends `ping N` and returns everything printed before `pong N`.
+    fn sync(&mut self) -> Vec<String>;
+    /// Syncs with `ping`, then returns the first line satisfying `wanted`, whether the engine
+    /// printed it before the `pong` (a search of a mate in one reaches the depth limit almost
+    /// at once, racing the `pong`) or after it. Only for predicates that no line of the search
+    /// before the last command can satisfy.
+    fn sync_then_expect(&mut self, what: &str, wanted: impl Fn(&str) -> bool) -> String;
+    /// Waits for `move X` and returns X; fails on any error reply on the way.
+    fn expect_move(&mut self) -> String;
 }
 
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_betacut"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start betacut");
-        let stdout = child.stdout.take().expect("engine stdout");
-        let stdin = child.stdin.take();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(line) => {
-                        if tx.send(line).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => return,
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
-            next_ping: 1000,
-        }
-    }
-
-    /// Starts an engine and completes the `xboard` / `protover 2` handshake.
+impl XboardSession for Engine {
     fn started() -> Engine {
         let mut engine = Engine::start();
         engine.send("xboard");
@@ -63,52 +33,6 @@ impl Engine {
         engine
     }
 
-    fn send(&mut self, line: &str) {
-        self.transcript.push(format!("> {line}"));
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").expect("write to engine");
-        stdin.flush().expect("flush to engine");
-    }
-
-    fn fail(&self, message: &str) -> ! {
-        let tail: Vec<&String> = self.transcript.iter().rev().take(60).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().map(String::as_str).collect();
-        panic!(
-            "{message}\n--- transcript (last lines) ---\n{}",
-            tail.join("\n")
-        );
-    }
-
-    /// The next line, or `None` after `timeout` / at the end of output.
-    fn next_line(&mut self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => {
-                self.transcript.push(format!("< {line}"));
-                Some(line)
-            }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
-    }
-
-    /// Reads lines until one satisfies `wanted`; returns it and the lines before it.
-    fn expect(&mut self, what: &str, wanted: impl Fn(&str) -> bool) -> (String, Vec<String>) {
-        let deadline = Instant::now() + TIMEOUT;
-        let mut before = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.next_line(left) {
-                Some(line) if wanted(&line) => return (line, before),
-                Some(line) => before.push(line),
-                None => self.fail(&format!("no {what} within {TIMEOUT:?}")),
-            }
-        }
-    }
-
-    fn expect_line(&mut self, exact: &str) -> Vec<String> {
-        self.expect(&format!("line {exact:?}"), |l| l == exact).1
-    }
-
-    /// Sends `ping N` and returns everything printed before `pong N`.
     fn sync(&mut self) -> Vec<String> {
         self.next_ping += 1;
         let n = self.next_ping;
@@ -116,10 +40,6 @@ impl Engine {
         self.expect_line(&format!("pong {n}"))
     }
 
-    /// Syncs with `ping`, then returns the first line satisfying `wanted`, whether the engine
-    /// printed it before the `pong` (a search of a mate in one reaches the depth limit almost
-    /// at once, racing the `pong`) or after it. Only for predicates that no line of the search
-    /// before the last command can satisfy.
     fn sync_then_expect(&mut self, what: &str, wanted: impl Fn(&str) -> bool) -> String {
         let before = self.sync();
         match before.into_iter().find(|l| wanted(l)) {
@@ -128,38 +48,12 @@ impl Engine {
         }
     }
 
-    /// Waits for `move X` and returns X; fails on any error reply on the way.
     fn expect_move(&mut self) -> String {
         let (line, before) = self.expect("move", |l| l.starts_with("move "));
         if let Some(bad) = before.iter().find(|l| is_error(l)) {
             self.fail(&format!("error before the move: {bad}"));
         }
         line["move ".len()..].to_string()
-    }
-
-    /// Sends `quit` and waits for the process to exit; returns whether it exited cleanly.
-    fn quit(mut self) -> bool {
-        self.send("quit");
-        self.wait_exit()
-    }
-
-    fn wait_exit(&mut self) -> bool {
-        let deadline = Instant::now() + TIMEOUT;
-        while Instant::now() < deadline {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return status.success(),
-                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-                Err(_) => return false,
-            }
-        }
-        self.fail("engine did not exit")
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -173,10 +67,6 @@ fn is_error(line: &str) -> bool {
 fn is_thinking(line: &str) -> bool {
     let fields: Vec<&str> = line.split_whitespace().collect();
     fields.len() >= 4 && fields[..4].iter().all(|f| f.parse::<i64>().is_ok())
-}
-
-fn position(fen: &str) -> Position {
-    Position::from_fen(fen).unwrap_or_else(|e| panic!("test FEN {fen}: {e}"))
 }
 
 /// Plays the engine's move `text` on `pos` after checking that it is legal there and written
@@ -204,16 +94,6 @@ fn play_own_move(engine: &mut Engine, pos: &mut Position, text: &str) {
     pos.make_move(mv);
 }
 
-/// A deterministic weak opponent: a pseudo-random legal move.
-fn weak_move(pos: &Position, seed: &mut u64) -> String {
-    *seed = seed
-        .wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407);
-    let moves = pos.legal_moves();
-    let pick = (*seed >> 33) as usize % moves.len();
-    pos.move_to_coordinate(moves.as_slice()[pick])
-}
-
 #[test]
 fn feature_negotiation() {
     let mut engine = Engine::start();
@@ -235,7 +115,7 @@ fn feature_negotiation() {
         "reuse=1",
         "analyze=1",
         "myname=\"Betacut ",
-        "variants=\"normal\"",
+        "variants=\"normal,fischerandom\"",
         "colors=0",
         "name=1",
         "nps=1",
@@ -248,6 +128,8 @@ fn feature_negotiation() {
         "option=\"Ponder -check",
         "option=\"Move Overhead -spin",
         "option=\"Log File -file",
+        "option=\"MultiPV -spin 1 1 256\"",
+        "option=\"Clear Hash -button\"",
     ] {
         assert!(all.contains(needed), "feature {needed} missing in {all}");
     }
@@ -436,9 +318,22 @@ fn bad_input_gets_replies_and_leaves_the_state_intact() {
         ),
         (
             "option Nonsense=3",
-            "Error (unknown option): option Nonsense=3",
+            "Error (unknown option \"Nonsense\"): option Nonsense=3",
         ),
-        ("option Hash=0", "Error (bad value \"0\"): option Hash=0"),
+        (
+            "option Hash=0",
+            "Error (bad value \"0\" for option \"Hash\" [a whole number from 1 to 1048576]): \
+             option Hash=0",
+        ),
+        (
+            "option Threads=lots",
+            "Error (bad value \"lots\" for option \"Threads\" [a whole number from 1 to 256]): \
+             option Threads=lots",
+        ),
+        (
+            "option UCI_Chess960=1",
+            "Error (unknown option \"UCI_Chess960\"): option UCI_Chess960=1",
+        ),
         (
             "setboard 8/8/8 w - - 0 1",
             "tellusererror Illegal position: piece placement has 3 ranks, expected 8",
@@ -726,7 +621,7 @@ fn closing_input_during_a_search_exits() {
     engine.send("analyze");
     engine.send("post");
     let _ = engine.expect("thinking line", is_thinking);
-    engine.stdin = None;
+    engine.close_input();
     assert!(engine.wait_exit());
 }
 
@@ -937,14 +832,16 @@ fn every_other_command_is_acknowledged_without_error() {
 }
 
 #[test]
-fn uci_gets_an_error_and_the_engine_stays_usable() {
-    let mut engine = Engine::start();
+fn uci_inside_an_xboard_session_gets_an_error_and_the_engine_stays_usable() {
+    let mut engine = Engine::started();
     engine.send("uci");
     let (line, _) = engine.expect("error", is_error);
-    assert!(line.starts_with("Error (unsupported protocol"), "{line}");
-    engine.send("xboard");
-    engine.send("protover 2");
-    engine.expect_line("feature done=1");
+    assert!(
+        line.starts_with("Error (this session speaks XBoard"),
+        "{line}"
+    );
+    engine.send("ping 5");
+    engine.expect_line("pong 5");
     assert!(engine.quit());
 }
 
@@ -1000,4 +897,231 @@ fn sample_session_in_xboard_md_replays() {
         }
     }
     assert!(engine.wait_exit(), "session ends with quit");
+}
+
+/// Plays the engine's move `text` in a Chess960 game: castling must come as `O-O` / `O-O-O`,
+/// every other move in coordinates.
+fn play_engine_move_960(pos: &mut Position, text: &str) -> Move {
+    let mv = if text == "O-O" || text == "O-O-O" {
+        pos.parse_san(text)
+            .unwrap_or_else(|e| panic!("engine castling {text} in {}: {e}", pos.to_fen()))
+    } else {
+        let mv = pos
+            .parse_coordinate(text)
+            .unwrap_or_else(|e| panic!("engine move {text:?} in {}: {e}", pos.to_fen()));
+        assert!(
+            !mv.is_castling(),
+            "castling {text} must be sent as O-O or O-O-O"
+        );
+        mv
+    };
+    assert!(
+        pos.legal_moves().contains(mv),
+        "{text} legal in {}",
+        pos.to_fen()
+    );
+    pos.make_move(mv);
+    mv
+}
+
+#[test]
+fn chess960_games_use_x_fen_shredder_fen_and_o_o_castling() {
+    let mut engine = Engine::started();
+    // Normal chess refuses Chess960 castling rights; `variant fischerandom` takes them.
+    let shredder = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    engine.send("new");
+    engine.send(&format!("setboard {shredder}"));
+    let (line, _) = engine.expect("refusal", is_error);
+    assert!(line.contains("Chess960"), "{line}");
+    for (start, ours) in [
+        (
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+            7u64,
+        ),
+        (
+            "qbbnnrkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNNRKR w HFhf - 0 1",
+            11,
+        ),
+        (shredder, 13),
+    ] {
+        engine.send("new");
+        engine.send("variant fischerandom");
+        engine.send(&format!("setboard {start}"));
+        engine.send("st 0.05");
+        engine.send("go");
+        let mut pos = position(start);
+        pos.set_chess960(true);
+        let mut seed = ours;
+        let mut castled_by_us = false;
+        for _ in 0..30 {
+            let mv = engine.expect_move();
+            play_engine_move_960(&mut pos, &mv);
+            if !pos.has_legal_move() {
+                break;
+            }
+            // Our reply: castling when we can (as O-O / O-O-O, or as king takes rook), else a
+            // pseudo-random move.
+            let castle = pos.legal_moves().iter().copied().find(|m| m.is_castling());
+            let text = match castle {
+                Some(c) if !castled_by_us => {
+                    castled_by_us = true;
+                    if seed % 2 == 0 {
+                        pos.clone()
+                            .move_to_san(c)
+                            .trim_end_matches(['+', '#'])
+                            .to_string()
+                    } else {
+                        pos.move_to_coordinate(c)
+                    }
+                }
+                _ => weak_move(&pos, &mut seed),
+            };
+            let mv = pos
+                .parse_move(&text)
+                .unwrap_or_else(|e| panic!("our move {text}: {e}"));
+            engine.send(&format!("usermove {text}"));
+            pos.make_move(mv);
+            if !pos.has_legal_move() {
+                break;
+            }
+        }
+        engine.send("force");
+        assert!(
+            engine.sync().iter().all(|l| !is_error(l)),
+            "no errors in the game from {start}"
+        );
+    }
+    // After `new` the variant is normal again.
+    engine.send("new");
+    engine.send(&format!("setboard {shredder}"));
+    let (line, _) = engine.expect("refusal", is_error);
+    assert!(line.contains("Chess960"), "{line}");
+    assert!(engine.quit());
+}
+
+#[test]
+fn chess960_hint_and_analysis_write_castling_as_o_o() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("variant fischerandom");
+    engine.send("setboard 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1");
+    engine.send("force");
+    engine.send("post");
+    engine.send("analyze");
+    engine.send("exclude all");
+    engine.send("include O-O");
+    let _ = engine.sync();
+    let (line, _) = engine.expect("a line starting with O-O", |l| {
+        is_thinking(l) && l.split_whitespace().nth(4) == Some("O-O")
+    });
+    assert!(is_thinking(&line));
+    engine.send("hint");
+    let (hint, _) = engine.expect("hint", |l| l.starts_with("Hint:"));
+    assert_eq!(hint, "Hint: O-O");
+    engine.send("exit");
+    assert!(engine.quit());
+}
+
+#[test]
+fn multipv_in_analysis_shows_distinct_legal_lines() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("force");
+    engine.send("option MultiPV=3");
+    engine.send("post");
+    engine.send("analyze");
+    // Collect lines until depth 6 has shown three of them.
+    let mut by_depth: std::collections::BTreeMap<u32, Vec<String>> = Default::default();
+    while by_depth.get(&6).map_or(0, Vec::len) < 3 {
+        let (line, _) = engine.expect("thinking line", is_thinking);
+        check_pv(&Position::startpos(), &line);
+        if line.ends_with('?') || line.ends_with('!') {
+            continue;
+        }
+        let depth = line
+            .split_whitespace()
+            .next()
+            .and_then(|d| d.parse::<u32>().ok())
+            .unwrap_or(0);
+        by_depth.entry(depth).or_default().push(line);
+    }
+    let firsts: Vec<&str> = by_depth[&6]
+        .iter()
+        .filter_map(|l| l.split_whitespace().nth(4))
+        .collect();
+    assert_eq!(firsts.len(), 3);
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    engine.send("exit");
+    engine.send("option MultiPV=1");
+    engine.send("option Clear Hash");
+    assert!(engine.sync().iter().all(|l| !is_error(l)));
+    assert!(engine.quit());
+}
+
+#[test]
+fn a_fail_high_or_low_is_marked_in_the_thinking_output() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    engine.send("post");
+    engine.send("st 60");
+    engine.send("sd 12");
+    engine.send("go");
+    let (line, before) = engine.expect("move", |l| l.starts_with("move "));
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    play_engine_move(&mut pos.clone(), &line["move ".len()..]);
+    let bounds: Vec<&String> = before
+        .iter()
+        .filter(|l| is_thinking(l) && (l.ends_with('?') || l.ends_with('!')))
+        .collect();
+    assert!(
+        !bounds.is_empty(),
+        "Kiwipete fails high or low by depth 12: {before:?}"
+    );
+    for line in bounds {
+        check_pv(&pos, line);
+    }
+    assert!(engine.quit());
+}
+
+#[test]
+fn a_memory_size_beyond_the_machine_is_reduced_and_play_goes_on() {
+    let mut engine = Engine::started();
+    engine.send("memory 309979095654");
+    let (note, _) = engine.expect("a note on the hash size", |l| l.starts_with('#'));
+    assert!(note.contains("does not fit"), "{note}");
+    engine.send("new");
+    engine.send("st 0.2");
+    engine.send("go");
+    let mv = engine.expect_move();
+    play_engine_move(&mut Position::startpos(), &mv);
+    engine.send("memory 16");
+    assert!(engine.sync().iter().all(|l| !is_error(l)));
+    assert!(engine.quit());
+}
+
+#[test]
+fn no_hint_in_a_finished_game() {
+    let mut engine = Engine::started();
+    engine.send("new");
+    engine.send("force");
+    engine.send("hint");
+    let (hint, _) = engine.expect("a hint in the start position", |l| l.starts_with("Hint:"));
+    assert!(hint.len() > "Hint: ".len());
+    // The start position for the third time: a draw by repetition on the board.
+    for mv in [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+    ] {
+        engine.send(mv);
+    }
+    engine.send("hint");
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| !l.starts_with("Hint")), "{lines:?}");
+    // Mate on the board: no hint either.
+    engine.send("setboard rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    engine.send("hint");
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| !l.starts_with("Hint")), "{lines:?}");
+    assert!(engine.quit());
 }

@@ -224,6 +224,20 @@ impl Position {
         self.chess960 = chess960;
     }
 
+    /// True if a castling right of this position can only be played as Chess960 castling: its
+    /// king is off the e-file or its rook off the a- or h-file.
+    pub fn has_chess960_castling(&self) -> bool {
+        Color::ALL.into_iter().any(|color| {
+            [(CastleSide::Short, 7), (CastleSide::Long, 0)]
+                .into_iter()
+                .any(|(side, rook_file)| {
+                    self.has_castling_right(color, side)
+                        && (self.castling.king_from(color).file() != 4
+                            || self.castling.rook_from(color, side).file() != rook_file)
+                })
+        })
+    }
+
     /// The saved state (for tests and diagnostics).
     #[inline]
     pub fn state(&self) -> &State {

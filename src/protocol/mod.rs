@@ -1,25 +1,23 @@
-//! The XBoard / WinBoard protocol (CECP v2).
+//! The protocols: XBoard / WinBoard (CECP v2) and UCI, two thin front-ends over the
+//! protocol-neutral [`crate::engine::Engine`].
 //!
-//! Text becomes a typed [`command::Command`], which drives one [`xboard::Engine`] state
-//! machine. A reader thread turns standard input into [`Event::Line`]s, search threads post
-//! [`Event::SearchDone`], and the engine thread blocks on that one channel: no polling, and the
-//! engine answers `?`, `.`, `ping`, `force`, `quit` ... while a search runs. The protocol layer
-//! works on positions and moves only; it never touches bitboards.
+//! The first command chooses the protocol: `uci` starts a UCI session, anything else an XBoard
+//! session (`xboard` and `protover` are what XBoard sends; a person typing at the console gets
+//! XBoard too). A reader thread turns standard input into [`Event::Line`]s, search threads
+//! post [`Event::SearchDone`], and the protocol thread blocks on that one channel: no polling,
+//! and the engine answers (`isready`, `ping`, `?`, `stop`, `quit` ...) while a search runs.
+//! Each front-end turns text into a typed command, calls the engine, and turns the engine's
+//! events back into text; neither touches bitboards.
 
-pub mod command;
-pub mod edit;
-pub mod features;
-pub mod game;
 pub mod output;
-pub mod search_thread;
 pub mod session;
-pub mod thinking;
-pub mod timecontrol;
+pub mod uci;
 pub mod xboard;
 
 pub use output::Output;
 pub use session::Session;
-pub use xboard::{Engine, Flow};
+pub use uci::Uci;
+pub use xboard::{Mode, Xboard};
 
 use std::io::{self, BufRead};
 use std::sync::mpsc::{self, Sender};
@@ -28,7 +26,7 @@ use std::thread;
 /// Longest input line kept; the rest of a longer line is dropped.
 const MAX_LINE_BYTES: usize = 64 * 1024;
 
-/// What the engine thread waits for.
+/// What the protocol thread waits for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A line of input (without its line end).
@@ -39,13 +37,104 @@ pub enum Event {
     SearchDone(u64),
 }
 
-/// Runs the protocol on standard input and output until `quit` or the end of input.
+/// Whether the protocol loop goes on after an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading input.
+    Continue,
+    /// `quit` (or the end of input): leave the loop.
+    Quit,
+}
+
+/// A protocol front-end: created with where to write and where search threads post their
+/// end, then fed one event at a time.
+pub trait Frontend {
+    /// A new front-end writing to `out`.
+    fn create(out: Output, events: Sender<Event>) -> Self
+    where
+        Self: Sized;
+    /// Handles one event; tells whether to go on.
+    fn handle_event(&mut self, event: Event) -> Flow;
+    /// Where it writes.
+    fn output(&self) -> &Output;
+}
+
+/// The front-end chosen by the first command.
+pub enum AutoDetect {
+    /// No command yet.
+    Undecided {
+        /// Where the chosen front-end will write.
+        out: Output,
+        /// Where its searches will post their end.
+        events: Sender<Event>,
+    },
+    /// An XBoard session.
+    Xboard(Box<Xboard>),
+    /// A UCI session.
+    Uci(Box<Uci>),
+}
+
+/// True if `line` chooses UCI when it is the first command.
+pub fn is_uci_greeting(line: &str) -> bool {
+    line.split_whitespace().next() == Some("uci")
+}
+
+impl Frontend for AutoDetect {
+    fn create(out: Output, events: Sender<Event>) -> AutoDetect {
+        AutoDetect::Undecided { out, events }
+    }
+
+    fn handle_event(&mut self, event: Event) -> Flow {
+        if let AutoDetect::Undecided { out, events } = self {
+            match &event {
+                Event::Line(line) if line.trim().is_empty() => return Flow::Continue,
+                Event::Line(line) if is_uci_greeting(line) => {
+                    *self = AutoDetect::Uci(Box::new(Uci::new(out.clone(), events.clone())));
+                }
+                Event::Line(_) => {
+                    *self = AutoDetect::Xboard(Box::new(Xboard::new(out.clone(), events.clone())));
+                }
+                Event::InputClosed => return Flow::Quit,
+                Event::SearchDone(_) => return Flow::Continue,
+            }
+        }
+        match self {
+            AutoDetect::Undecided { .. } => Flow::Continue,
+            AutoDetect::Xboard(front) => front.handle_event(event),
+            AutoDetect::Uci(front) => front.handle_event(event),
+        }
+    }
+
+    fn output(&self) -> &Output {
+        match self {
+            AutoDetect::Undecided { out, .. } => out,
+            AutoDetect::Xboard(front) => front.output(),
+            AutoDetect::Uci(front) => front.output(),
+        }
+    }
+}
+
+/// Runs the engine on standard input and output until `quit` or the end of input, in the
+/// protocol the first command chooses.
 pub fn run_stdio() {
+    run_loop::<AutoDetect>();
+}
+
+/// Runs the engine on standard input and output in the protocol named (`uci` or `xboard`).
+pub fn run_stdio_with(protocol: &str) {
+    if protocol == "uci" {
+        run_loop::<Uci>();
+    } else {
+        run_loop::<Xboard>();
+    }
+}
+
+fn run_loop<F: Frontend>() {
     let (events, inbox) = mpsc::channel();
     spawn_stdin_reader(events.clone());
-    let mut engine = Engine::new(Output::stdout(), events);
+    let mut front = F::create(Output::stdout(), events);
     while let Ok(event) = inbox.recv() {
-        if engine.handle_event(event) == Flow::Quit {
+        if front.handle_event(event) == Flow::Quit {
             break;
         }
     }

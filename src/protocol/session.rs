@@ -1,47 +1,78 @@
-//! An engine driven in-process, with its output in memory: lets tests (and property tests)
+//! A front-end driven in-process, with its output in memory: lets tests (and property tests)
 //! feed lines and read replies without starting a process.
 
 use super::output::{MemoryWriter, Output};
-use super::xboard::{Engine, Flow};
-use super::Event;
+use super::{AutoDetect, Event, Flow, Frontend, Uci, Xboard};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// An [`Engine`] with an in-memory output and its own event channel.
-pub struct Session {
-    engine: Engine,
+/// A front-end with an in-memory output and its own event channel.
+pub struct Session<F: Frontend = Xboard> {
+    front: F,
     inbox: Receiver<Event>,
     output: MemoryWriter,
     quit: bool,
 }
 
-impl Default for Session {
-    fn default() -> Session {
+impl Default for Session<Xboard> {
+    fn default() -> Session<Xboard> {
         Session::new()
     }
 }
 
-impl Session {
-    /// A fresh engine.
-    pub fn new() -> Session {
+impl Session<Xboard> {
+    /// A fresh XBoard session.
+    pub fn new() -> Session<Xboard> {
+        Session::with_frontend()
+    }
+
+    /// The XBoard front-end.
+    pub fn engine(&self) -> &Xboard {
+        &self.front
+    }
+}
+
+impl Session<Uci> {
+    /// A fresh UCI session.
+    pub fn uci() -> Session<Uci> {
+        Session::with_frontend()
+    }
+}
+
+impl Session<AutoDetect> {
+    /// A fresh session whose protocol the first command chooses (as on standard input).
+    pub fn auto() -> Session<AutoDetect> {
+        Session::with_frontend()
+    }
+}
+
+impl<F: Frontend> Session<F> {
+    /// A fresh session of front-end `F`.
+    pub fn with_frontend() -> Session<F> {
         let (events, inbox) = mpsc::channel();
         let output = MemoryWriter::new();
         Session {
-            engine: Engine::new(Output::new(output.clone()), events),
+            front: F::create(Output::new(output.clone()), events),
             inbox,
             output,
             quit: false,
         }
     }
 
-    /// The engine.
-    pub fn engine(&self) -> &Engine {
-        &self.engine
+    /// The front-end.
+    pub fn frontend(&self) -> &F {
+        &self.front
     }
 
-    /// True once the engine asked to quit (later input is ignored).
+    /// True once the front-end asked to quit (later input is ignored).
     pub fn has_quit(&self) -> bool {
         self.quit
+    }
+
+    fn handle(&mut self, event: Event) {
+        if self.front.handle_event(event) == Flow::Quit {
+            self.quit = true;
+        }
     }
 
     /// Feeds one line, then handles any search events that are already waiting.
@@ -49,9 +80,7 @@ impl Session {
         if self.quit {
             return Flow::Quit;
         }
-        if self.engine.handle_event(Event::Line(line.to_string())) == Flow::Quit {
-            self.quit = true;
-        }
+        self.handle(Event::Line(line.to_string()));
         self.pump();
         if self.quit {
             Flow::Quit
@@ -70,11 +99,7 @@ impl Session {
     pub fn pump(&mut self) {
         while !self.quit {
             match self.inbox.try_recv() {
-                Ok(event) => {
-                    if self.engine.handle_event(event) == Flow::Quit {
-                        self.quit = true;
-                    }
-                }
+                Ok(event) => self.handle(event),
                 Err(_) => break,
             }
         }
@@ -92,23 +117,19 @@ impl Session {
                 return false;
             }
             match self.inbox.recv_timeout(left.min(Duration::from_millis(50))) {
-                Ok(event) => {
-                    if self.engine.handle_event(event) == Flow::Quit {
-                        self.quit = true;
-                    }
-                }
+                Ok(event) => self.handle(event),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return done(&self.output.contents()),
             }
         }
     }
 
-    /// Everything the engine wrote so far.
+    /// Everything the front-end wrote so far.
     pub fn output(&self) -> String {
         self.output.contents()
     }
 
-    /// Removes and returns everything the engine wrote so far.
+    /// Removes and returns everything the front-end wrote so far.
     pub fn take_output(&self) -> String {
         self.output.take()
     }

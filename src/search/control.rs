@@ -11,6 +11,9 @@ use std::time::Instant;
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// The search must not end by itself: when its limits are reached it waits for a stop
+    /// (UCI `go infinite`, analysis).
+    hold: bool,
     /// Milliseconds after `started` at which a ponder hit arrived (`u64::MAX`: none yet).
     ponderhit_ms: AtomicU64,
     nodes: AtomicU64,
@@ -27,9 +30,17 @@ pub struct SearchControl {
 impl SearchControl {
     /// A fresh control block; `pondering` says whether the search starts as a ponder search.
     pub fn new(pondering: bool) -> SearchControl {
+        SearchControl::with_hold(pondering, false)
+    }
+
+    /// A fresh control block; with `hold` the search, once it has nothing left to search,
+    /// waits for a stop instead of ending (so a protocol never reports the result of an
+    /// endless search before it is asked to).
+    pub fn with_hold(pondering: bool, hold: bool) -> SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
+            hold,
             ponderhit_ms: AtomicU64::new(u64::MAX),
             nodes: AtomicU64::new(0),
             depth: AtomicU32::new(0),
@@ -50,11 +61,12 @@ impl SearchControl {
         self.wake.notify_all();
     }
 
-    /// Blocks (without spinning) while the search is pondering and not stopped: a ponder search
-    /// that has nothing left to search waits here for the ponder hit or the stop.
+    /// Blocks (without spinning) while the search is pondering or held, and not stopped: a
+    /// ponder search that has nothing left to search waits here for the ponder hit or the
+    /// stop, a held one for the stop.
     pub fn wait_while_pondering(&self) {
         let mut guard = self.wake_lock.lock().unwrap_or_else(|e| e.into_inner());
-        while self.is_pondering() && !self.is_stopped() {
+        while (self.is_pondering() || self.hold) && !self.is_stopped() {
             guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
         }
     }
@@ -148,5 +160,17 @@ mod tests {
         }
         // Not pondering: returns at once.
         SearchControl::new(false).wait_while_pondering();
+        // Held: a ponder hit does not release it, a stop does.
+        let control = Arc::new(SearchControl::with_hold(true, true));
+        let waiter = Arc::clone(&control);
+        let handle = std::thread::spawn(move || waiter.wait_while_pondering());
+        control.ponderhit();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(
+            !handle.is_finished(),
+            "a ponder hit does not release a held search"
+        );
+        control.stop();
+        assert!(handle.join().is_ok());
     }
 }

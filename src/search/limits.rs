@@ -3,14 +3,15 @@
 use crate::board::Move;
 use std::time::Duration;
 
-/// The engine's clock when a search starts (conventional or incremental time control).
+/// The engine's clock when a search starts (conventional or incremental time control), as the
+/// interface reports it; [`super::time`] decides what to keep back from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     /// Time left on our clock.
     pub remaining: Duration,
     /// Time added after each of our moves.
     pub increment: Duration,
-    /// Moves until the next time control (`None` in sudden death).
+    /// Moves until the next time control (`None` in sudden death and incremental games).
     pub moves_to_go: Option<u32>,
 }
 
@@ -21,18 +22,25 @@ pub struct SearchLimits {
     pub depth: Option<u32>,
     /// Node budget.
     pub nodes: Option<u64>,
-    /// Exact time for this move (XBoard `st`).
+    /// Exact time for this move (XBoard `st`, UCI `movetime`).
     pub movetime: Option<Duration>,
     /// Game clock, from which the time manager derives soft and hard limits.
     pub clock: Option<Clock>,
-    /// Margin kept back from every time limit for communication delays.
+    /// Margin the user asks to keep back from every time limit for communication delays.
     pub move_overhead: Duration,
+    /// The delay the interface was measured to add to every move (zero when unknown); the
+    /// time manager keeps back the larger of this and `move_overhead`.
+    pub gui_lag: Duration,
     /// XBoard `nps` mode: time is measured in nodes, at this many nodes per second.
     pub nps: Option<u64>,
+    /// Stop once a mate in at most this many moves is found (UCI `go mate`).
+    pub mate: Option<u32>,
     /// Search until told to stop (analysis, pondering); time limits wait for a ponder hit.
     pub infinite: bool,
-    /// Root moves not to search (XBoard `exclude`).
+    /// Root moves not to search (XBoard `exclude`, the complement of UCI `searchmoves`).
     pub excluded: Vec<Move>,
+    /// Number of best lines to find and report (MultiPV); 0 and 1 both mean one.
+    pub multipv: usize,
 }
 
 impl SearchLimits {

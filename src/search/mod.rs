@@ -12,7 +12,10 @@ pub mod see;
 pub mod time;
 pub mod tt;
 mod worker;
+mod zeroed;
 
 pub use control::SearchControl;
 pub use limits::{Clock, SearchLimits};
-pub use searcher::{Bound, SearchReport, SearchResult, Searcher};
+pub use searcher::{
+    Bound, RootMoveReport, SearchReport, SearchResult, SearchUpdate, Searcher, TableAllocError,
+};

@@ -6,30 +6,60 @@ use super::control::SearchControl;
 use super::limits::SearchLimits;
 use super::time::TimeBudget;
 use super::tt::TranspositionTable;
-use super::worker::{Iteration, Shared, Worker};
+use super::worker::{Shared, Worker, WorkerEvent};
 use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Mutex;
 use std::time::Duration;
 
-pub use super::tt::Bound;
+pub use super::tt::{Bound, TableAllocError};
 
-/// Progress report, sent after every completed iteration.
+/// One line of the search: sent for every line (MultiPV) of every completed iteration, and for
+/// an iteration whose aspiration window failed (a bound).
 #[derive(Clone, Copy, Debug)]
 pub struct SearchReport<'a> {
     /// Iteration depth.
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
+    /// Which line, from 1 (the best) up to the MultiPV count.
+    pub multipv: usize,
     /// Score from the side to move's view (see [`super::score`] for mates).
     pub score: i32,
-    /// Whether the score is exact or a bound.
+    /// Whether the score is exact, a lower bound (fail high) or an upper bound (fail low).
     pub bound: Bound,
     /// Time since the search started.
     pub elapsed: Duration,
     /// Nodes searched so far (all threads).
     pub nodes: u64,
+    /// Permille of the transposition table used by this search.
+    pub hashfull: u32,
+    /// Endgame tablebase hits so far.
+    pub tbhits: u64,
     /// Principal variation, first move first.
     pub pv: &'a [Move],
+}
+
+/// The main thread starts searching a root move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMoveReport {
+    /// Iteration depth.
+    pub depth: u32,
+    /// The root move.
+    pub mv: Move,
+    /// Its number in this iteration, from 1.
+    pub number: u32,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// What a search reports while it runs.
+#[derive(Clone, Copy, Debug)]
+pub enum SearchUpdate<'a> {
+    /// A line: complete, or a bound.
+    Line(SearchReport<'a>),
+    /// The main thread starts on a root move.
+    RootMove(RootMoveReport),
 }
 
 /// Outcome of a search.
@@ -67,6 +97,9 @@ impl SearchResult {
 /// side.
 pub struct Searcher {
     tt: TranspositionTable,
+    /// Nothing was stored in the table since it was made or cleared: clearing it again is
+    /// skipped (writing a fresh table through would touch every page of it).
+    table_fresh: bool,
     hash_mb: usize,
     workers: Vec<Worker>,
     random_seed: Option<u64>,
@@ -88,6 +121,7 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
+            table_fresh: true,
             hash_mb: hash_mb.max(1),
             workers: vec![Worker::new(0)],
             random_seed: None,
@@ -95,12 +129,20 @@ impl Searcher {
         }
     }
 
-    /// Resizes the transposition table (its contents are lost).
-    pub fn set_hash_size(&mut self, hash_mb: usize) {
-        if hash_mb.max(1) != self.hash_mb {
-            self.hash_mb = hash_mb.max(1);
-            self.tt = TranspositionTable::new(self.hash_mb);
+    /// Resizes the transposition table (its contents are lost). If the memory cannot be
+    /// had, the searcher keeps a 1 MiB table and says so in the error; nothing aborts.
+    pub fn set_hash_size(&mut self, hash_mb: usize) -> Result<(), TableAllocError> {
+        let hash_mb = hash_mb.max(1);
+        if hash_mb == self.hash_mb {
+            return Ok(());
         }
+        // Free the old table first: the new one may need its memory.
+        self.tt = TranspositionTable::new(1);
+        self.hash_mb = 1;
+        self.table_fresh = true;
+        self.tt = TranspositionTable::try_new(hash_mb)?;
+        self.hash_mb = hash_mb;
+        Ok(())
     }
 
     /// Transposition table size in MiB.
@@ -138,7 +180,10 @@ impl Searcher {
 
     /// Forgets everything learnt (new game): table, histories, pawn caches.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        if !self.table_fresh {
+            self.tt.clear();
+            self.table_fresh = true;
+        }
         for worker in &mut self.workers {
             worker.clear();
         }
@@ -148,13 +193,14 @@ impl Searcher {
         }
     }
 
-    /// Searches `pos` within `limits`, calling `report` after each completed iteration.
+    /// Searches `pos` within `limits`, calling `report` with every line of every completed
+    /// iteration, every aspiration failure, and every root move the main thread starts on.
     pub fn search(
         &mut self,
         pos: &Position,
         limits: &SearchLimits,
         control: &SearchControl,
-        report: &mut dyn FnMut(&SearchReport),
+        report: &mut (dyn FnMut(&SearchUpdate) + Send),
     ) -> SearchResult {
         let legal = pos.legal_moves();
         let root_moves: Vec<Move> = legal
@@ -167,39 +213,71 @@ impl Searcher {
         }
 
         self.tt.new_search();
+        self.table_fresh = false;
         for worker in &mut self.workers {
             worker.prepare(pos, &root_moves);
         }
         let abort = AtomicBool::new(false);
         let thread_nodes: Vec<AtomicU64> =
             (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
+        // Only the main thread reports; the lock is never contended.
+        let report = Mutex::new(report);
+        let tt = &self.tt;
+        let nodes_of = |counts: &[AtomicU64]| -> u64 {
+            counts
+                .iter()
+                .map(|n| n.load(std::sync::atomic::Ordering::Relaxed))
+                .sum()
+        };
+        let events = |event: &WorkerEvent| {
+            let update = match *event {
+                WorkerEvent::Line {
+                    line,
+                    pv_index,
+                    bound,
+                    seldepth,
+                } => SearchUpdate::Line(SearchReport {
+                    depth: line.depth,
+                    seldepth,
+                    multipv: pv_index + 1,
+                    score: line.score,
+                    bound,
+                    elapsed: control.started().elapsed(),
+                    nodes: nodes_of(&thread_nodes),
+                    hashfull: tt.hashfull(),
+                    tbhits: 0,
+                    pv: &line.pv,
+                }),
+                WorkerEvent::RootMove { depth, mv, number } => {
+                    SearchUpdate::RootMove(RootMoveReport {
+                        depth,
+                        mv,
+                        number,
+                        elapsed: control.started().elapsed(),
+                    })
+                }
+            };
+            let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
+            (*report)(&update);
+        };
         let shared = Shared {
-            tt: &self.tt,
+            tt,
             control,
             limits,
             budget: TimeBudget::from_limits(limits),
             abort: &abort,
             thread_nodes: &thread_nodes,
             random_seed: self.random_seed,
+            events: &events,
         };
 
         let (main, helpers) = self.workers.split_at_mut(1);
         std::thread::scope(|scope| {
             for helper in helpers.iter_mut() {
                 let shared = &shared;
-                scope.spawn(move || helper.iterate(shared, &mut |_, _, _| {}));
+                scope.spawn(move || helper.iterate(shared));
             }
-            main[0].iterate(&shared, &mut |it: &Iteration, seldepth, nodes| {
-                report(&SearchReport {
-                    depth: it.depth,
-                    seldepth,
-                    score: it.score,
-                    bound: Bound::Exact,
-                    elapsed: control.started().elapsed(),
-                    nodes,
-                    pv: &it.pv,
-                });
-            });
+            main[0].iterate(&shared);
         });
 
         let nodes = shared.total_nodes();

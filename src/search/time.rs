@@ -1,7 +1,7 @@
 //! Time management: turns the limits of a search into a soft limit (do not start another
 //! iteration after it) and a hard limit (abort the search at it).
 
-use super::limits::SearchLimits;
+use super::limits::{Clock, SearchLimits};
 use std::time::Duration;
 
 /// Smallest think time we ever plan for, so a nearly empty clock still produces a move.
@@ -28,7 +28,7 @@ pub struct TimeBudget {
 impl TimeBudget {
     /// The budget for `limits`, or `None` when no time limit applies (depth, nodes, infinite).
     pub fn from_limits(limits: &SearchLimits) -> Option<TimeBudget> {
-        let overhead = limits.move_overhead;
+        let overhead = planned_overhead(limits);
         let movetime = limits.movetime.map(|t| {
             let t = t.saturating_sub(overhead).max(MIN_THINK);
             TimeBudget {
@@ -38,6 +38,7 @@ impl TimeBudget {
             }
         });
         let clock = limits.clock.map(|clock| {
+            let clock = planning_clock(clock, overhead, limits.gui_lag);
             // Never plan to use more than what is on the clock minus the overhead, and keep a
             // reserve for the rest of the control.
             let available = clock.remaining.saturating_sub(overhead);
@@ -70,6 +71,54 @@ impl TimeBudget {
             }),
             (a, b) => a.or(b),
         }
+    }
+}
+
+/// The delay expected on every move: the larger of the user's move overhead and the measured
+/// interface delay; none in `nps` mode, where time is counted in nodes.
+pub fn planned_overhead(limits: &SearchLimits) -> Duration {
+    if limits.nps.is_some() {
+        Duration::ZERO
+    } else {
+        limits.move_overhead.max(limits.gui_lag)
+    }
+}
+
+/// The clock the budget is planned on. Every later move of the control will lose `overhead`
+/// too, so a conventional control keeps that back for each of them, and the increment counts
+/// only as far as it exceeds the delay. In a game-long control, when the measured interface
+/// delay `lag` exceeds the increment, every move drains the clock by the difference however
+/// little the engine thinks: that drain for the next [`DRAIN_HORIZON`] moves (at most half
+/// the clock) is kept back as well.
+pub fn planning_clock(clock: Clock, overhead: Duration, lag: Duration) -> Clock {
+    let reserve = match clock.moves_to_go {
+        Some(m) => overhead.saturating_mul(m.saturating_sub(1)),
+        None => lag
+            .saturating_sub(clock.increment)
+            .saturating_mul(DRAIN_HORIZON)
+            .min(clock.remaining / 2),
+    };
+    Clock {
+        remaining: clock.remaining.saturating_sub(reserve),
+        increment: clock.increment.saturating_sub(overhead),
+        moves_to_go: clock.moves_to_go,
+    }
+}
+
+/// Moves ahead for which a game-long control keeps back what the interface's delay takes
+/// beyond the increment.
+const DRAIN_HORIZON: u32 = 40;
+
+/// The node budget of a fixed time per move in `nps` mode (time measured in nodes).
+pub fn nps_node_budget(movetime: Duration, nps: u64) -> u64 {
+    (movetime.as_secs_f64() * nps as f64).ceil().max(1.0) as u64
+}
+
+/// The time a search has used: wall clock, or `nodes / nps` in `nps` mode.
+pub fn time_used(elapsed: Duration, nodes: u64, nps: Option<u64>) -> Duration {
+    match nps {
+        Some(rate) if rate > 0 => Duration::from_secs_f64(nodes as f64 / rate as f64),
+        _ => elapsed,
     }
 }
 
@@ -123,6 +172,47 @@ mod tests {
             let left = Duration::from_millis(ms).saturating_sub(Duration::from_millis(20));
             assert!(b.hard <= left.max(MIN_THINK), "{ms} {inc} {mtg:?}: {b:?}");
         }
+    }
+
+    #[test]
+    fn later_moves_keep_their_delay_and_a_draining_delay_is_reserved() {
+        let ms = Duration::from_millis;
+        // 40 moves to go: 39 later moves keep their 100 ms delay in reserve.
+        let clock = Clock {
+            remaining: ms(19_000),
+            increment: Duration::ZERO,
+            moves_to_go: Some(40),
+        };
+        assert_eq!(planning_clock(clock, ms(100), ms(0)).remaining, ms(15_100));
+        // A measured delay of 80 ms against a 50 ms increment: 40 moves of 30 ms are kept
+        // back (at most half the clock), and no increment is planned with.
+        let clock = Clock {
+            remaining: ms(10_000),
+            increment: ms(50),
+            moves_to_go: None,
+        };
+        let planned = planning_clock(clock, ms(80), ms(80));
+        assert_eq!((planned.remaining, planned.increment), (ms(8_800), ms(0)));
+        let small = Clock {
+            remaining: ms(1_000),
+            ..clock
+        };
+        assert_eq!(planning_clock(small, ms(80), ms(80)).remaining, ms(500));
+        // The larger of the user's overhead and the measured delay is planned; none in nps
+        // mode.
+        let limits = SearchLimits {
+            move_overhead: ms(50),
+            gui_lag: ms(80),
+            ..SearchLimits::default()
+        };
+        assert_eq!(planned_overhead(&limits), ms(80));
+        let nps = SearchLimits {
+            nps: Some(1000),
+            ..limits
+        };
+        assert_eq!(planned_overhead(&nps), Duration::ZERO);
+        assert_eq!(nps_node_budget(ms(1500), 1000), 1500);
+        assert_eq!(time_used(ms(5), 3000, Some(1000)), ms(3000));
     }
 
     #[test]

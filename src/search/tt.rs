@@ -2,8 +2,19 @@
 //! search threads. Each entry stores its key XORed with its data, so a torn write from another
 //! thread is seen as a miss rather than as wrong data.
 
+use super::zeroed::{ZeroValid, ZeroedSlice};
 use crate::board::Move;
+use std::alloc::Layout;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use thiserror::Error;
+
+/// The memory for a table of the asked size could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("cannot allocate {megabytes} MiB for the hash table")]
+pub struct TableAllocError {
+    /// The size asked for.
+    pub megabytes: usize,
+}
 
 /// Bound type of a stored or reported score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,19 +88,31 @@ struct Bucket {
     slots: [Slot; 4],
 }
 
+// SAFETY: a bucket is four slots of two atomic 64-bit integers each: all-zero bytes are a valid
+// (empty) bucket, and it needs no drop.
+unsafe impl ZeroValid for Bucket {}
+
 /// The shared transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedSlice<Bucket, BUCKET_BYTES>,
     age: AtomicU8,
 }
 
 impl std::fmt::Debug for TranspositionTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "TranspositionTable({} buckets)", self.buckets.len())
+        write!(
+            f,
+            "TranspositionTable({} buckets)",
+            self.buckets.as_slice().len()
+        )
     }
 }
 
-const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+const BUCKET_BYTES: usize = 64;
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
+
+/// Tables this large are cleared by replacing their memory rather than writing it.
+pub const LAZY_CLEAR_BYTES: usize = 1 << 30;
 
 /// Asks Linux to back the table with 2 MiB pages (transparent huge pages, which many systems
 /// grant only on request): a probe of a random bucket then seldom misses the TLB, whose page
@@ -137,22 +160,61 @@ fn unpack_age(data: u64) -> u8 {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one bucket).
+    /// A table of about `megabytes` MiB (at least one bucket); if the memory cannot be had,
+    /// the largest half, quarter, ... of it that can.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
-        let mut buckets: Vec<Bucket> = Vec::with_capacity(count);
-        // Before the first write: the pages are backed when first touched.
-        advise_huge_pages(buckets.as_ptr(), count * BUCKET_BYTES);
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
-            buckets,
-            age: AtomicU8::new(0),
+        let mut size = megabytes.max(1);
+        loop {
+            match TranspositionTable::try_new(size) {
+                Ok(table) => return table,
+                Err(_) if size > 1 => size /= 2,
+                Err(_) => {
+                    // Not even one bucket: nothing will run anyway; try the smallest once more.
+                    return TranspositionTable {
+                        buckets: ZeroedSlice::new(1).unwrap_or_else(|| {
+                            std::alloc::handle_alloc_error(Layout::new::<Bucket>())
+                        }),
+                        age: AtomicU8::new(0),
+                    };
+                }
+            }
         }
     }
 
-    /// Empties the table.
+    /// A table of about `megabytes` MiB (at least one bucket), or an error if the memory
+    /// cannot be allocated (nothing is aborted). The memory is zeroed lazily by the system
+    /// (see [`ZeroedSlice`]), so a large table is ready at once.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableAllocError> {
+        let count = megabytes
+            .max(1)
+            .checked_mul(1024 * 1024)
+            .map_or(usize::MAX, |bytes| bytes / BUCKET_BYTES)
+            .max(1);
+        let buckets = ZeroedSlice::new(count).ok_or(TableAllocError { megabytes })?;
+        // Before the first write: the pages are backed when first touched.
+        advise_huge_pages(buckets.as_ptr(), count * BUCKET_BYTES);
+        Ok(TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    /// The table's size in MiB (rounded down; 0 for a table under 1 MiB).
+    pub fn megabytes(&self) -> usize {
+        self.buckets.as_slice().len() * BUCKET_BYTES / (1024 * 1024)
+    }
+
+    /// Empties the table. A table of [`LAZY_CLEAR_BYTES`] or more is given fresh memory from
+    /// the system instead (zeroed as it is touched again), since writing gigabytes through
+    /// stalls the interface for many seconds.
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
+        if self.buckets.as_slice().len() * BUCKET_BYTES >= LAZY_CLEAR_BYTES {
+            let megabytes = self.megabytes();
+            *self = TranspositionTable::new(1); // the old memory is freed first
+            *self = TranspositionTable::new(megabytes);
+            return;
+        }
+        for bucket in self.buckets.as_mut_slice() {
             for slot in &mut bucket.slots {
                 *slot.check.get_mut() = 0;
                 *slot.data.get_mut() = 0;
@@ -170,8 +232,9 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto any table size without a modulo.
-        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        let buckets = self.buckets.as_slice();
+        let index = ((u128::from(key) * buckets.len() as u128) >> 64) as usize;
+        &buckets[index]
     }
 
     /// Starts loading `key`'s bucket into the cache, so that the probe a moment later (after
@@ -254,9 +317,10 @@ impl TranspositionTable {
     /// Permille of sampled entries written during the current search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed);
-        let sample = self.buckets.len().min(250);
+        let buckets = self.buckets.as_slice();
+        let sample = buckets.len().min(250);
         let mut used = 0;
-        for bucket in &self.buckets[..sample] {
+        for bucket in &buckets[..sample] {
             for slot in &bucket.slots {
                 let data = slot.data.load(Ordering::Relaxed);
                 if data != 0 && unpack_age(data) == age {
@@ -290,6 +354,18 @@ mod tests {
             })
         );
         assert_eq!(tt.probe(0xDEAD_BEEE), None);
+    }
+
+    #[test]
+    fn an_impossible_size_is_an_error_not_an_abort() {
+        // More than the address space can hold.
+        assert_eq!(
+            TranspositionTable::try_new(usize::MAX / 1024).err(),
+            Some(TableAllocError {
+                megabytes: usize::MAX / 1024
+            })
+        );
+        assert_eq!(TranspositionTable::new(2).megabytes(), 2);
     }
 
     #[test]

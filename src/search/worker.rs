@@ -32,6 +32,22 @@ pub(crate) struct Shared<'a> {
     pub thread_nodes: &'a [AtomicU64],
     /// Per-game seed of the evaluation noise (XBoard `random`), if on.
     pub random_seed: Option<u64>,
+    /// Where the main thread reports its progress.
+    pub events: &'a (dyn Fn(&WorkerEvent) + Sync),
+}
+
+/// What the main thread reports while it searches.
+pub(crate) enum WorkerEvent<'a> {
+    /// A line of an iteration: complete (exact) or an aspiration failure (a bound).
+    Line {
+        line: &'a Iteration,
+        /// Which line (MultiPV), from 0.
+        pv_index: usize,
+        bound: Bound,
+        seldepth: u32,
+    },
+    /// The main thread starts on a root move (`number` counts from 1).
+    RootMove { depth: u32, mv: Move, number: u32 },
 }
 
 impl Shared<'_> {
@@ -78,6 +94,8 @@ pub(crate) struct Worker {
     pub nodes: u64,
     pub seldepth: usize,
     pub root_moves: Vec<Move>,
+    /// Root moves already taken by earlier lines of this iteration (MultiPV).
+    root_excluded: Vec<Move>,
     /// Nodes spent below each root move (same order as `root_moves`) in this search so far.
     root_move_nodes: Vec<u64>,
     pub completed: Option<Iteration>,
@@ -118,6 +136,7 @@ impl Worker {
             nodes: 0,
             seldepth: 0,
             root_moves: Vec::new(),
+            root_excluded: Vec::new(),
             root_move_nodes: Vec::new(),
             completed: None,
             partial: None,
@@ -156,66 +175,115 @@ impl Worker {
     }
 
     /// Runs iterative deepening until a limit or a stop; the main thread reports each
-    /// iteration and decides when to stop.
-    pub fn iterate(&mut self, sh: &Shared, report: &mut dyn FnMut(&Iteration, u32, u64)) {
+    /// iteration's lines (and its fail highs and fail lows) and decides when to stop.
+    ///
+    /// With MultiPV, each iteration searches its lines one after another: line `k` searches
+    /// the root without the moves of lines `0..k` of the same iteration, with an aspiration
+    /// window around that line's previous score. Line 0 alone decides the move and the time.
+    pub fn iterate(&mut self, sh: &Shared) {
         let max_depth = sh
             .limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 2)
             .clamp(1, MAX_PLY as u32 - 2);
+        let lines_wanted = sh.limits.multipv.clamp(1, self.root_moves.len().max(1));
         let mut score = 0;
         let mut stable_iterations = 0u32;
-        for depth in 1..=max_depth {
+        // The lines after the first of the last completed iteration.
+        let mut other_lines: Vec<Iteration> = Vec::new();
+        'deepening: for depth in 1..=max_depth {
             self.iteration_depth = depth;
             self.seldepth = 0;
             self.partial = None;
-            let mut delta = 16;
-            let (mut alpha, mut beta) = if ablation::ASPIRATION && depth >= 5 {
-                (score - delta, score + delta)
-            } else {
-                (-INFINITE, INFINITE)
-            };
-            loop {
-                let result = self.search(sh, depth as i32, 0, alpha, beta, true, false);
-                if self.stopped {
-                    break;
-                }
-                if result <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (result - delta).max(-INFINITE);
-                } else if result >= beta {
-                    beta = (result + delta).min(INFINITE);
+            self.root_excluded.clear();
+            let mut new_lines: Vec<Iteration> = Vec::new();
+            let mut score_drop = 0;
+            for pv_index in 0..lines_wanted {
+                let centre = match pv_index {
+                    0 => score,
+                    k => other_lines.get(k - 1).map_or(score, |line| line.score),
+                };
+                let mut delta = 16;
+                let (mut alpha, mut beta) = if ablation::ASPIRATION && depth >= 5 {
+                    (centre - delta, centre + delta)
                 } else {
-                    score = result;
-                    break;
-                }
-                delta += delta / 2;
-            }
-            if self.stopped {
-                // Interrupted: a root move that raised alpha in this iteration has been fully
-                // searched and beat every move before it, the previous best included.
-                if let Some(partial) = self.partial.take() {
-                    if self.is_main() {
-                        report(&partial, self.seldepth as u32, sh.total_nodes());
+                    (-INFINITE, INFINITE)
+                };
+                let line_score = loop {
+                    let result = self.search(sh, depth as i32, 0, alpha, beta, true, false);
+                    if self.stopped {
+                        break None;
                     }
-                    self.completed = Some(partial);
+                    if result <= alpha {
+                        let previous = match pv_index {
+                            0 => self.completed.as_ref(),
+                            k => other_lines.get(k - 1),
+                        };
+                        let pv = previous.map(|line| line.pv.clone()).unwrap_or_default();
+                        self.report_bound(sh, pv_index, result, Bound::Upper, pv);
+                        beta = (alpha + beta) / 2;
+                        alpha = (result - delta).max(-INFINITE);
+                    } else if result >= beta {
+                        let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                        self.report_bound(sh, pv_index, result, Bound::Lower, pv);
+                        beta = (result + delta).min(INFINITE);
+                    } else {
+                        break Some(result);
+                    }
+                    delta += delta / 2;
+                };
+                let Some(line_score) = line_score else {
+                    if pv_index == 0 {
+                        // Interrupted: a root move that raised alpha in this iteration has been
+                        // fully searched and beat every move before it, the previous best
+                        // included.
+                        if let Some(partial) = self.partial.take() {
+                            self.report_line(sh, &partial, 0, Bound::Exact);
+                            self.completed = Some(partial);
+                        }
+                    }
+                    break 'deepening;
+                };
+                let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                if let Some(&first) = pv.first() {
+                    self.root_excluded.push(first);
                 }
-                break;
+                if pv_index > 0 {
+                    new_lines.push(Iteration {
+                        depth,
+                        score: line_score,
+                        pv,
+                    });
+                    continue;
+                }
+                score = line_score;
+                score_drop = self.completed.as_ref().map_or(0, |c| c.score - score);
+                let previous_best = self.completed.as_ref().and_then(|c| c.pv.first().copied());
+                if previous_best.is_some() && previous_best == pv.first().copied() {
+                    stable_iterations += 1;
+                } else {
+                    stable_iterations = 0;
+                }
+                let iteration = Iteration { depth, score, pv };
+                if lines_wanted == 1 {
+                    self.report_line(sh, &iteration, 0, Bound::Exact);
+                }
+                self.completed = Some(iteration);
             }
-            let pv = self.pv[0][..self.pv_len[0]].to_vec();
-            let previous_best = self.completed.as_ref().and_then(|c| c.pv.first().copied());
-            if previous_best.is_some() && previous_best == pv.first().copied() {
-                stable_iterations += 1;
-            } else {
-                stable_iterations = 0;
+            if lines_wanted > 1 {
+                // All lines in score order: a later line's search can find a little more than
+                // the first one's, and then its move is the best one found.
+                if let Some(first) = self.completed.take() {
+                    new_lines.insert(0, first);
+                }
+                new_lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+                for (k, line) in new_lines.iter().enumerate() {
+                    self.report_line(sh, line, k, Bound::Exact);
+                }
+                let mut lines = new_lines.into_iter();
+                self.completed = lines.next();
+                other_lines = lines.collect();
             }
-            let score_drop = self.completed.as_ref().map_or(0, |c| c.score - score);
-            let iteration = Iteration { depth, score, pv };
-            if self.is_main() {
-                sh.thread_nodes[0].store(self.nodes, Ordering::Relaxed);
-                report(&iteration, self.seldepth as u32, sh.total_nodes());
-            }
-            self.completed = Some(iteration);
             if self.is_main()
                 && self.iteration_should_stop(sh, depth, score, stable_iterations, score_drop)
             {
@@ -223,12 +291,41 @@ impl Worker {
             }
         }
         if self.is_main() {
-            // A ponder search that ran out of depth waits for the ponder hit or a stop, so the
-            // protocol never receives a result while the opponent is still thinking.
+            // A ponder search that ran out of depth waits for the ponder hit or a stop (a held
+            // search for the stop), so the protocol never receives a result while the
+            // opponent is still thinking or before it asks for one.
             sh.control.wait_while_pondering();
             sh.abort.store(true, Ordering::Relaxed);
         }
         sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Reports a line of an iteration (main thread only). `pv_index` counts from 0.
+    fn report_line(&self, sh: &Shared, line: &Iteration, pv_index: usize, bound: Bound) {
+        if !self.is_main() {
+            return;
+        }
+        sh.thread_nodes[0].store(self.nodes, Ordering::Relaxed);
+        (sh.events)(&WorkerEvent::Line {
+            line,
+            pv_index,
+            bound,
+            seldepth: self.seldepth as u32,
+        });
+    }
+
+    /// Reports an aspiration failure of the current iteration as a bound (main thread only):
+    /// a fail low with the line it had before, a fail high with the move that failed high.
+    fn report_bound(&self, sh: &Shared, pv_index: usize, score: i32, bound: Bound, pv: Vec<Move>) {
+        if pv.is_empty() {
+            return;
+        }
+        let line = Iteration {
+            depth: self.iteration_depth,
+            score,
+            pv,
+        };
+        self.report_line(sh, &line, pv_index, bound);
     }
 
     /// After an iteration: stop for a found mate, an only move, or the soft time limit
@@ -242,6 +339,12 @@ impl Worker {
         stable: u32,
         score_drop: i32,
     ) -> bool {
+        // `go mate N`: a mate in N moves or fewer for the side to move has been found.
+        if let (Some(wanted), Some(moves)) = (sh.limits.mate, score::mate_in_moves(score)) {
+            if moves > 0 && moves.unsigned_abs() <= wanted {
+                return true;
+            }
+        }
         let timed = !sh.limits.infinite && !sh.control.is_pondering();
         if !timed {
             return false;
@@ -541,7 +644,9 @@ impl Worker {
         let mut moves_picked = 0usize;
 
         while let Some(mv) = self.pickers[ply].next(&self.pos, &self.history) {
-            if (root && !self.root_moves.contains(&mv)) || mv == excluded {
+            if (root && (!self.root_moves.contains(&mv) || self.root_excluded.contains(&mv)))
+                || mv == excluded
+            {
                 continue;
             }
             let quiet = !is_noisy(&self.pos, mv);
@@ -597,6 +702,11 @@ impl Worker {
                     self.root_moves.len() as u32,
                     mv,
                 );
+                (sh.events)(&WorkerEvent::RootMove {
+                    depth: self.iteration_depth,
+                    mv,
+                    number: moves_searched as u32 + 1,
+                });
             }
 
             let nodes_before = self.nodes;
@@ -653,7 +763,7 @@ impl Worker {
                     if pv_node {
                         self.update_pv(ply, mv);
                     }
-                    if root {
+                    if root && self.root_excluded.is_empty() {
                         self.partial = Some(Iteration {
                             depth: self.iteration_depth,
                             score,
@@ -700,7 +810,9 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        if !excluded.is_none() {
+        // A verification search, or a MultiPV line that left better root moves out, must not
+        // take the node's table entry.
+        if !excluded.is_none() || (root && !self.root_excluded.is_empty()) {
             return best_score;
         }
         let stored_eval = if in_check { NO_EVAL } else { eval };

@@ -1,6 +1,8 @@
-//! Command-line front of the engine's tools: `bench`, `epd`, `datagen` and `tune`.
+//! Betacut's command line, the one dispatcher: no arguments starts the protocol loop (XBoard
+//! or UCI, chosen by the first command); subcommands run the tools: `perft`, `divide`,
+//! `perft-suite`, `bench`, `epd`, `datagen` and `tune`.
 
-use super::{bench, datagen, epd, tuner};
+use super::{bench, datagen, epd, perft, tuner};
 use crate::board::Position;
 use crate::search::SearchReport;
 use std::io::Write;
@@ -8,8 +10,17 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Usage lines of the tools handled here.
-pub const TOOLS_USAGE: &str = "  betacut bench [depth]                    fixed positions, fixed depth: `<nodes> nodes <nps> nps`
+/// Usage of the whole command line.
+pub const USAGE: &str = "usage:
+  betacut                                  play: XBoard (CECP v2) or UCI on stdin/stdout, as the
+                                           first command says (`uci`, or `xboard`/`protover`)
+  betacut xboard | uci                     the same, naming the protocol in advance
+  betacut --version                        print name and version
+  betacut perft <depth> [--fen FEN]        count leaf nodes, print time and Mnps
+  betacut divide <depth> [--fen FEN]       perft split by root move
+  betacut perft-suite <file.epd> [--max-depth N]
+                                           check an EPD perft suite (exit 1 on mismatch)
+  betacut bench [depth]                    fixed positions, fixed depth: `<nodes> nodes <nps> nps`
   betacut epd <file.epd> [--movetime MS] [--depth N] [--nodes N] [--threads N] [--hash MB]
                   [--verbose]              run a bm/am test suite, print solved/total
                                            (--verbose: every iteration of every search)
@@ -19,15 +30,120 @@ pub const TOOLS_USAGE: &str = "  betacut bench [depth]                    fixed 
   betacut tune <data.txt> [--epochs N] [--lr X] [--l2 X] [--threads N] [--out FILE]
                                            Texel-tune the evaluation weights";
 
-/// Runs the tool `command` if it is one of ours; `None` if the command is not a tool here.
-pub fn run_tool(command: &str, args: &[String]) -> Option<Result<ExitCode, String>> {
-    Some(match command {
-        "bench" => run_bench(args),
-        "epd" => run_epd(args),
-        "datagen" => run_datagen(args),
-        "tune" => run_tune(args),
-        _ => return None,
+/// Runs the command line `args` (without the program name) and returns the exit code; errors
+/// print the usage to standard error and exit with 2.
+pub fn main(args: &[String]) -> ExitCode {
+    match run(args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("betacut: {message}\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Dispatches one command line.
+pub fn run(args: &[String]) -> Result<ExitCode, String> {
+    let Some(command) = args.first() else {
+        crate::protocol::run_stdio();
+        return Ok(ExitCode::SUCCESS);
+    };
+    let rest = &args[1..];
+    match command.as_str() {
+        "xboard" | "uci" if rest.is_empty() => {
+            crate::protocol::run_stdio_with(command);
+            Ok(ExitCode::SUCCESS)
+        }
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        "-v" | "--version" | "version" => {
+            println!("{}", crate::engine::engine_name());
+            Ok(ExitCode::SUCCESS)
+        }
+        "perft" | "divide" => run_perft(command == "perft", rest),
+        "perft-suite" => run_perft_suite(rest),
+        "bench" => run_bench(rest),
+        "epd" => run_epd(rest),
+        "datagen" => run_datagen(rest),
+        "tune" => run_tune(rest),
+        other => Err(format!("unknown command {other:?}")),
+    }
+}
+
+fn run_perft(total_only: bool, args: &[String]) -> Result<ExitCode, String> {
+    let text = args.first().ok_or("missing depth")?;
+    let depth = text
+        .parse::<u32>()
+        .map_err(|_| format!("bad depth {text:?}"))?;
+    let mut pos = position_option(&args[1..])?;
+    let start = Instant::now();
+    let nodes = if total_only {
+        perft::perft(&mut pos, depth)
+    } else {
+        let split = perft::divide(&mut pos, depth);
+        for (mv, n) in &split {
+            println!("{}: {n}", pos.move_to_coordinate(*mv));
+        }
+        println!("moves: {}", split.len());
+        split.iter().map(|(_, n)| n).sum()
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "nodes {nodes} time {secs:.3} s {:.1} Mnps",
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_perft_suite(args: &[String]) -> Result<ExitCode, String> {
+    let path = args.first().ok_or("perft-suite needs a file")?;
+    let max_depth = flag::<u32>(args, "--max-depth")?;
+    let entries = perft::load_suite(Path::new(path)).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let summary = perft::run_suite(&entries, max_depth, |entry, depth, found| {
+        let ok = entry.counts.iter().any(|&(d, n)| d == depth && n == found);
+        if !ok {
+            println!(
+                "MISMATCH line {} D{depth}: found {found} | {}",
+                entry.line, entry.fen
+            );
+        }
+    });
+    let secs = start.elapsed().as_secs_f64();
+    for failure in &summary.failures {
+        println!("{failure}");
+    }
+    println!(
+        "{} positions, {} checks, {} failures, {} nodes in {secs:.2} s ({:.1} Mnps)",
+        summary.positions,
+        summary.checks,
+        summary.failures.len(),
+        summary.nodes,
+        summary.nodes as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(if summary.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     })
+}
+
+/// `--fen FEN...` (the FEN may be one quoted argument or several words) or the start position.
+fn position_option(args: &[String]) -> Result<Position, String> {
+    match args.iter().position(|a| a == "--fen") {
+        Some(i) => {
+            let words: Vec<&str> = args[i + 1..]
+                .iter()
+                .take_while(|a| !a.starts_with("--"))
+                .map(String::as_str)
+                .collect();
+            let fen = words.join(" ");
+            Position::from_fen(&fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))
+        }
+        None => Ok(Position::startpos()),
+    }
 }
 
 /// The value after `flag`, parsed.

@@ -2,7 +2,7 @@
 //! operations and reports how many the engine solves.
 
 use crate::board::{Move, Position};
-use crate::search::{SearchControl, SearchLimits, SearchReport, Searcher};
+use crate::search::{Bound, SearchControl, SearchLimits, SearchReport, SearchUpdate, Searcher};
 use std::path::Path;
 use std::time::Duration;
 
@@ -99,7 +99,7 @@ pub fn run_epd(
     limits: &SearchLimits,
     hash_mb: usize,
     threads: usize,
-    on_iteration: &mut dyn FnMut(&mut Position, &SearchReport),
+    on_iteration: &mut (dyn FnMut(&mut Position, &SearchReport) + Send),
     mut report: impl FnMut(&EpdOutcome),
 ) -> Vec<EpdOutcome> {
     let mut searcher = Searcher::new(hash_mb);
@@ -112,7 +112,13 @@ pub fn run_epd(
         searcher.clear();
         let control = SearchControl::new(false);
         let mut shown = pos.clone();
-        let result = searcher.search(&pos, limits, &control, &mut |r| on_iteration(&mut shown, r));
+        let result = searcher.search(&pos, limits, &control, &mut |update| {
+            if let SearchUpdate::Line(r) = update {
+                if r.bound == Bound::Exact && r.multipv == 1 {
+                    on_iteration(&mut shown, r);
+                }
+            }
+        });
         let solved = judge(&pos, case, result.best_move);
         let played = pos.move_to_san(result.best_move);
         let expected = if case.best.is_empty() {

@@ -1,30 +1,37 @@
-//! The XBoard (CECP v2) engine state machine: game, mode (force / playing / analysing, plus
-//! edit and pause), clocks, options, and the search thread. It receives one [`Event`] at a
-//! time — an input line or the end of a search — and writes its replies to an [`Output`].
+//! The XBoard (CECP v2) front-end: the protocol's own state (mode: force / playing /
+//! analysing, plus edit and pause; clocks; pondering on the expected reply; pongs; the
+//! opponent) over the protocol-neutral [`Engine`]. It receives one [`Event`] at a time, an
+//! input line or the end of a search, and writes its replies to an [`Output`].
 //!
-//! Invariants: the game position only changes through legal moves, a legal FEN, or `undo`;
-//! a move printed with `move` is always legal in the game position; at most one search runs,
-//! and it always belongs to the current position.
+//! Invariants: a move printed with `move` is always legal in the game position; at most one
+//! search runs, and it always belongs to the current position.
 
-use super::command::{parse_command, parse_edit_command, Command, EditCommand, MoveSelection};
-use super::edit::EditBoard;
-use super::features::{
-    feature_lines, parse_option, OptionSetting, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
-    MAX_HASH_MB, MAX_THREADS,
-};
-use super::game::Game;
+pub mod command;
+pub mod edit;
+pub mod features;
+pub mod thinking;
+pub mod timecontrol;
+
 use super::output::Output;
-use super::search_thread::{Reporter, RunningSearch, SearchJob, SearchKind};
-use super::thinking::search_time;
-use super::timecontrol::{GameClock, TimeControl};
-use super::Event;
-use crate::board::{Color, Move, MoveParseError, Position};
+use super::{Event, Flow, Frontend};
+use crate::board::{CastleSide, Color, Move, MoveParseError, Position};
+use crate::engine::options::{self, OptionValue};
+use crate::engine::{
+    DoneNotifier, Engine, EngineEvent, FinishedSearch, Game, GameEnd, Listener, OptionEffect,
+    SearchKind, SearchRequest,
+};
 use crate::search::score::MAX_PLY;
-use crate::search::{SearchControl, SearchLimits, SearchResult, Searcher};
+use crate::search::time::nps_node_budget;
+use crate::search::{SearchLimits, SearchResult};
+use command::{parse_command, parse_edit_command, Command, EditCommand, MoveSelection};
+use edit::EditBoard;
+use features::feature_lines;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use thinking::{stat01_line, thinking_line};
+use timecontrol::{GameClock, TimeControl};
 
 /// `draw` is accepted when the engine's last score is at or below this (centipawns, own view).
 pub const DRAW_ACCEPT_SCORE: i32 = -50;
@@ -32,15 +39,6 @@ pub const DRAW_ACCEPT_SCORE: i32 = -50;
 const HINT_SEARCH_TIME: Duration = Duration::from_millis(100);
 /// Depth cap of that search.
 const HINT_SEARCH_DEPTH: u32 = 8;
-
-/// Whether the protocol loop goes on after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Keep reading input.
-    Continue,
-    /// `quit` (or the end of input): leave the loop.
-    Quit,
-}
 
 /// Who the engine plays for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,24 +52,6 @@ pub enum Mode {
     },
     /// Analyses whatever position is on the board (`analyze`).
     Analyzing,
-}
-
-/// User-settable engine settings (commands and options).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Settings {
-    hash_mb: usize,
-    threads: usize,
-    ponder: bool,
-    random: bool,
-    move_overhead: Duration,
-}
-
-/// The settings last handed to the searcher.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Applied {
-    hash_mb: usize,
-    threads: usize,
-    random: bool,
 }
 
 /// A ponder search that ended before the opponent moved (e.g. it reached `sd`).
@@ -95,79 +75,130 @@ pub struct Opponent {
     pub ics: Option<String>,
 }
 
-/// The engine behind the protocol.
-pub struct Engine {
+/// The result claim for a game that ended by rule, e.g. `1-0 {White mates}`.
+pub fn result_claim(end: GameEnd) -> &'static str {
+    match end {
+        GameEnd::Checkmate {
+            winner: Color::White,
+        } => "1-0 {White mates}",
+        GameEnd::Checkmate {
+            winner: Color::Black,
+        } => "0-1 {Black mates}",
+        GameEnd::Stalemate => "1/2-1/2 {Stalemate}",
+        GameEnd::InsufficientMaterial => "1/2-1/2 {Insufficient material}",
+        GameEnd::FiftyMoves => "1/2-1/2 {Fifty move rule}",
+        GameEnd::Repetition => "1/2-1/2 {Draw by repetition}",
+    }
+}
+
+/// A move as XBoard wants it: coordinates, and in Chess960 castling as `O-O` / `O-O-O`.
+pub fn move_text(pos: &Position, mv: Move) -> String {
+    if mv.is_castling() && pos.is_chess960() {
+        let side = crate::board::castling::CastlingSetup::side_of(mv.from(), mv.to());
+        match side {
+            CastleSide::Short => "O-O".to_string(),
+            CastleSide::Long => "O-O-O".to_string(),
+        }
+    } else {
+        pos.move_to_coordinate(mv)
+    }
+}
+
+/// The XBoard front-end.
+pub struct Xboard {
     out: Output,
-    events: Sender<Event>,
-    game: Game,
+    engine: Engine,
     mode: Mode,
     edit: Option<EditBoard>,
     paused: bool,
-    searcher: Option<Searcher>,
-    running: Option<RunningSearch>,
+    /// The expected reply the running ponder search assumes.
+    ponder_expected: Option<Move>,
     finished_ponder: Option<FinishedPonder>,
-    next_search_id: u64,
     clock: GameClock,
     depth_limit: Option<u32>,
     nps: Option<u64>,
-    settings: Settings,
-    applied: Option<Applied>,
-    clear_pending: bool,
     post: Arc<AtomicBool>,
     pending_pongs: Vec<String>,
     excluded: Vec<Move>,
     last_score: Option<i32>,
     /// Expected reply in the position with this key (from the engine's last search).
     hint: Option<(u64, Move)>,
+    /// The answer to `.` for the last analysis that ended.
     last_stat: Option<String>,
     opponent: Opponent,
 }
 
-impl std::fmt::Debug for Engine {
+impl std::fmt::Debug for Xboard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine")
-            .field("fen", &self.game.position().to_fen())
+        f.debug_struct("Xboard")
+            .field("engine", &self.engine)
             .field("mode", &self.mode)
-            .field("running", &self.running)
             .finish_non_exhaustive()
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.abort_search();
+impl Frontend for Xboard {
+    fn create(out: Output, events: Sender<Event>) -> Xboard {
+        Xboard::new(out, events)
+    }
+
+    fn handle_event(&mut self, event: Event) -> Flow {
+        Xboard::handle_event(self, event)
+    }
+
+    fn output(&self) -> &Output {
+        &self.out
     }
 }
 
-impl Engine {
-    /// A new engine writing to `out`; search threads report their end on `events`.
-    pub fn new(out: Output, events: Sender<Event>) -> Engine {
-        Engine {
+/// The listener that prints thinking lines (while `post` is on) and messages as comments.
+fn thinking_listener(out: Output, post: Arc<AtomicBool>) -> Listener {
+    Arc::new(move |event: &EngineEvent| match event {
+        EngineEvent::Info(info) => {
+            if !post.load(Ordering::Relaxed) {
+                return;
+            }
+            let line = if info.pondering && !info.prefix.is_empty() {
+                thinking_line(info.report, info.game_position, info.prefix, info.time)
+            } else {
+                thinking_line(info.report, info.root, &[], info.time)
+            };
+            out.line(&line);
+        }
+        EngineEvent::CurrentMove(_) => {}
+        EngineEvent::Message(text) => out.comment(text),
+    })
+}
+
+/// The notifier that wakes the protocol loop when a search ends.
+pub fn done_notifier(events: Sender<Event>) -> DoneNotifier {
+    let events = Mutex::new(events);
+    Arc::new(move |id| {
+        if let Ok(events) = events.lock() {
+            let _ = events.send(Event::SearchDone(id));
+        }
+    })
+}
+
+impl Xboard {
+    /// A new front-end writing to `out`; search threads report their end on `events`.
+    pub fn new(out: Output, events: Sender<Event>) -> Xboard {
+        let post = Arc::new(AtomicBool::new(false));
+        let listener = thinking_listener(out.clone(), Arc::clone(&post));
+        Xboard {
+            engine: Engine::new(listener, done_notifier(events)),
             out,
-            events,
-            game: Game::default(),
             mode: Mode::Playing {
                 engine: Color::Black,
             },
             edit: None,
             paused: false,
-            searcher: Some(Searcher::new(DEFAULT_HASH_MB)),
-            running: None,
+            ponder_expected: None,
             finished_ponder: None,
-            next_search_id: 1,
             clock: GameClock::default(),
             depth_limit: None,
             nps: None,
-            settings: Settings {
-                hash_mb: DEFAULT_HASH_MB,
-                threads: 1,
-                ponder: false,
-                random: false,
-                move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-            },
-            applied: None,
-            clear_pending: false,
-            post: Arc::new(AtomicBool::new(false)),
+            post,
             pending_pongs: Vec::new(),
             excluded: Vec::new(),
             last_score: None,
@@ -179,12 +210,12 @@ impl Engine {
 
     /// The game position.
     pub fn position(&self) -> &Position {
-        self.game.position()
+        self.engine.position()
     }
 
     /// The moves played since the game's set-up position.
     pub fn moves(&self) -> &[Move] {
-        self.game.moves()
+        self.engine.game().moves()
     }
 
     /// The current mode.
@@ -194,7 +225,7 @@ impl Engine {
 
     /// True while a search is running (thinking, pondering or analysing).
     pub fn is_searching(&self) -> bool {
-        self.running.is_some()
+        self.engine.is_searching()
     }
 
     /// The opponent as announced by the interface.
@@ -205,6 +236,11 @@ impl Engine {
     /// True while in edit mode.
     pub fn is_editing(&self) -> bool {
         self.edit.is_some()
+    }
+
+    /// The engine core underneath.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// Handles one event; tells whether to go on.
@@ -286,16 +322,15 @@ impl Engine {
                 }
             }
             Command::New => self.new_game(),
-            Command::Variant(name) => {
-                if name != "normal" {
-                    self.error("unsupported variant", line);
-                }
-            }
+            Command::Variant(name) => self.variant(&name, line),
             Command::Quit => {
                 self.abort_search();
                 return Flow::Quit;
             }
-            Command::Random => self.settings.random = !self.settings.random,
+            Command::Random => {
+                let random = !self.engine.settings().random;
+                self.engine.set_random(random);
+            }
             Command::Force => {
                 self.abort_search();
                 self.mode = Mode::Force;
@@ -304,7 +339,7 @@ impl Engine {
             Command::PlayOther => {
                 self.abort_search();
                 self.mode = Mode::Playing {
-                    engine: !self.game.side_to_move(),
+                    engine: !self.engine.game().side_to_move(),
                 };
                 self.start_due_search();
             }
@@ -315,8 +350,8 @@ impl Engine {
                     (Color::Black, Color::White)
                 };
                 self.abort_search();
-                if self.game.side_to_move() != to_move {
-                    match self.game.set_side_to_move(to_move) {
+                if self.engine.game().side_to_move() != to_move {
+                    match self.engine.game_mut().set_side_to_move(to_move) {
                         Ok(()) => self.position_changed(),
                         Err(err) => self.error(&format!("illegal position: {err}"), line),
                     }
@@ -346,7 +381,7 @@ impl Engine {
             Command::SetBoard(fen) => self.set_board(&fen),
             Command::Edit => {
                 self.abort_search();
-                self.edit = Some(EditBoard::from_fen(&self.game.position().to_fen()));
+                self.edit = Some(EditBoard::from_fen(&self.position().to_fen()));
             }
             Command::Hint => self.hint(),
             Command::Bk => {
@@ -356,11 +391,8 @@ impl Engine {
             }
             Command::Undo => self.undo(1, line),
             Command::Remove => self.undo(2, line),
-            Command::Hard => {
-                self.settings.ponder = true;
-                self.start_ponder_if_due();
-            }
-            Command::Easy => self.set_ponder_off(),
+            Command::Hard => self.set_ponder(true),
+            Command::Easy => self.set_ponder(false),
             Command::Post => self.post.store(true, Ordering::Relaxed),
             Command::NoPost => self.post.store(false, Ordering::Relaxed),
             Command::Analyze => {
@@ -388,16 +420,19 @@ impl Engine {
                     self.start_due_search();
                 }
             }
-            Command::Memory(mb) => self.set_hash(mb.clamp(1, MAX_HASH_MB as u64) as usize),
+            Command::Memory(mb) => {
+                let mb = usize::try_from(mb).unwrap_or(usize::MAX);
+                self.engine.apply_option(OptionValue::Hash(mb));
+            }
             Command::Cores(n) => {
-                self.settings.threads = n.clamp(1, MAX_THREADS as u64) as usize;
-                self.apply_settings_if_idle();
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                self.engine
+                    .apply_option(OptionValue::Threads(n.clamp(1, options::MAX_THREADS)));
             }
             Command::EgtPath { .. } | Command::SetScore { .. } | Command::Highlight(_) => {}
             Command::Option { name, value } => self.set_option(&name, value.as_deref(), line),
             Command::Exclude(selection) => self.exclude(selection, true, line),
             Command::Include(selection) => self.exclude(selection, false, line),
-            Command::Uci => self.error("unsupported protocol", line),
         }
         Flow::Continue
     }
@@ -406,7 +441,9 @@ impl Engine {
 
     fn new_game(&mut self) {
         self.abort_search();
-        self.game = Game::default();
+        // `new` starts a game of normal chess; a `variant` command follows for others.
+        self.engine.set_chess960(false);
+        self.engine.new_game();
         self.position_changed();
         self.edit = None;
         self.paused = false;
@@ -418,13 +455,26 @@ impl Engine {
         self.clock.reset();
         self.depth_limit = None;
         self.nps = None;
-        self.settings.random = false;
-        self.clear_pending = true;
+        self.engine.set_random(false);
         self.last_score = None;
         self.hint = None;
         self.last_stat = None;
         self.opponent = Opponent::default();
-        self.apply_settings_if_idle();
+        self.start_due_search();
+    }
+
+    fn variant(&mut self, name: &str, line: &str) {
+        let chess960 = match name {
+            "normal" => false,
+            "fischerandom" => true,
+            _ => {
+                self.error("unsupported variant", line);
+                return;
+            }
+        };
+        self.abort_search();
+        self.engine.set_chess960(chess960);
+        self.position_changed();
         self.start_due_search();
     }
 
@@ -434,7 +484,7 @@ impl Engine {
         }
         self.abort_search();
         self.mode = Mode::Playing {
-            engine: self.game.side_to_move(),
+            engine: self.engine.game().side_to_move(),
         };
         self.start_due_search();
     }
@@ -445,17 +495,21 @@ impl Engine {
         self.finished_ponder = None;
     }
 
+    fn set_game(&mut self, game: Game) {
+        self.engine.set_game(game);
+        self.position_changed();
+    }
+
     fn set_board(&mut self, fen: &str) {
         match Game::from_fen(fen) {
-            Ok(game) if game.position().is_chess960() => {
+            Ok(game) if game.position().is_chess960() && !self.engine.is_chess960() => {
                 self.out.line(
                     "tellusererror Illegal position: Chess960 castling rights in variant normal",
                 );
             }
             Ok(game) => {
                 self.abort_search();
-                self.game = game;
-                self.position_changed();
+                self.set_game(game);
                 self.start_due_search();
             }
             Err(err) => self
@@ -470,10 +524,7 @@ impl Engine {
         };
         let fen = board.to_fen();
         match Game::from_fen(&fen) {
-            Ok(game) => {
-                self.game = game;
-                self.position_changed();
-            }
+            Ok(game) => self.set_game(game),
             Err(err) => self
                 .out
                 .line(&format!("tellusererror Illegal position: {err}")),
@@ -482,14 +533,14 @@ impl Engine {
     }
 
     fn undo(&mut self, plies: usize, line: &str) {
-        if self.game.moves().len() < plies {
+        if self.moves().len() < plies {
             self.error("no move to undo", line);
             return;
         }
         let was_thinking = self.is_thinking();
         self.abort_search();
         for _ in 0..plies {
-            self.game.undo();
+            self.engine.undo();
         }
         self.position_changed();
         // `undo` only restarts analysis; `remove` keeps playing the same colour, so a search
@@ -500,7 +551,7 @@ impl Engine {
     }
 
     fn user_move(&mut self, text: &str) {
-        let mv = match self.game.parse_move(text) {
+        let mv = match self.engine.parse_move(text) {
             Ok(mv) => mv,
             Err(err) => {
                 let reply = match err {
@@ -515,12 +566,12 @@ impl Engine {
         match self.mode {
             Mode::Force | Mode::Analyzing => {
                 self.abort_search();
-                self.game.play(mv);
+                self.engine.play(mv);
                 self.position_changed();
                 self.start_due_search();
             }
             Mode::Playing { engine } => {
-                if engine == self.game.side_to_move() {
+                if engine == self.engine.game().side_to_move() {
                     self.out
                         .line(&format!("Illegal move (it is the engine's turn): {text}"));
                     return;
@@ -532,21 +583,19 @@ impl Engine {
 
     /// The opponent played `mv` (legal) while the engine plays the other side.
     fn opponent_move(&mut self, mv: Move) {
-        let hit = matches!(
-            self.running.as_ref().map(RunningSearch::kind),
-            Some(SearchKind::Ponder { expected }) if expected == mv
-        ) && !self.paused;
+        let hit = self.engine.running_kind() == Some(SearchKind::Ponder)
+            && self.ponder_expected == Some(mv)
+            && !self.paused;
         if hit {
-            self.game.play(mv);
+            self.engine.play(mv);
             self.position_changed();
-            if let Some(run) = self.running.as_mut() {
-                run.ponderhit();
-            }
+            self.ponder_expected = None;
+            self.engine.ponderhit();
             return;
         }
         let finished = self.finished_ponder.take();
         self.abort_search();
-        self.game.play(mv);
+        self.engine.play(mv);
         self.position_changed();
         match finished {
             Some(done) if done.expected == mv && !self.paused => {
@@ -557,8 +606,9 @@ impl Engine {
     }
 
     fn draw_offered(&mut self) {
-        let dead = self.game.end().is_some_and(|end| end.is_draw())
-            || self.game.position().has_insufficient_material();
+        let game = self.engine.game();
+        let dead = game.end().is_some_and(|end| end.is_draw())
+            || game.position().has_insufficient_material();
         let worse = self
             .last_score
             .is_some_and(|score| score <= DRAW_ACCEPT_SCORE);
@@ -571,7 +621,7 @@ impl Engine {
         if self.paused {
             return;
         }
-        if let Some(run) = self.running.as_ref() {
+        if let Some(run) = self.engine.running() {
             if run.kind() == SearchKind::Think {
                 self.clock.spend_engine(run.time_used());
             }
@@ -580,36 +630,31 @@ impl Engine {
         self.paused = true;
     }
 
-    fn set_ponder_off(&mut self) {
-        self.settings.ponder = false;
-        if matches!(
-            self.running.as_ref().map(RunningSearch::kind),
-            Some(SearchKind::Ponder { .. })
-        ) {
-            self.abort_search();
-        }
-        self.finished_ponder = None;
+    fn set_ponder(&mut self, on: bool) {
+        self.engine.apply_option(OptionValue::Ponder(on));
+        self.ponder_changed(on);
     }
 
-    fn set_hash(&mut self, mb: usize) {
-        self.settings.hash_mb = mb;
-        self.apply_settings_if_idle();
+    fn ponder_changed(&mut self, on: bool) {
+        if on {
+            self.start_ponder_if_due();
+        } else {
+            if self.engine.running_kind() == Some(SearchKind::Ponder) {
+                self.abort_search();
+            }
+            self.finished_ponder = None;
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
-        match parse_option(name, value) {
-            Ok(OptionSetting::Hash(mb)) => self.set_hash(mb),
-            Ok(OptionSetting::Threads(n)) => {
-                self.settings.threads = n;
-                self.apply_settings_if_idle();
-            }
-            Ok(OptionSetting::Ponder(true)) => {
-                self.settings.ponder = true;
-                self.start_ponder_if_due();
-            }
-            Ok(OptionSetting::Ponder(false)) => self.set_ponder_off(),
-            Ok(OptionSetting::MoveOverhead(time)) => self.settings.move_overhead = time,
-            Ok(OptionSetting::LogFile(path)) => {
+        if options::find_option(name).is_some_and(|spec| spec.scope != options::OptionScope::All) {
+            self.error(&format!("unknown option {:?}", name.trim()), line);
+            return;
+        }
+        match self.engine.set_option(name, value) {
+            Ok(OptionEffect::Done) => {}
+            Ok(OptionEffect::Ponder(on)) => self.ponder_changed(on),
+            Ok(OptionEffect::LogFile(path)) => {
                 if let Err(err) = self.out.set_log_file(path.as_deref()) {
                     self.error(&format!("cannot open log file: {err}"), line);
                 }
@@ -621,10 +666,10 @@ impl Engine {
     fn exclude(&mut self, selection: MoveSelection, exclude: bool, line: &str) {
         match selection {
             MoveSelection::All if exclude => {
-                self.excluded = self.game.position().legal_moves().iter().copied().collect();
+                self.excluded = self.position().legal_moves().iter().copied().collect();
             }
             MoveSelection::All => self.excluded.clear(),
-            MoveSelection::Move(text) => match self.game.parse_move(&text) {
+            MoveSelection::Move(text) => match self.engine.parse_move(&text) {
                 Ok(mv) if exclude => {
                     if !self.excluded.contains(&mv) {
                         self.excluded.push(mv);
@@ -646,47 +691,40 @@ impl Engine {
     // ----- answers -----
 
     fn hint(&mut self) {
-        let from_search = match self.running.as_ref() {
-            Some(run) => match run.kind() {
-                SearchKind::Ponder { expected } => Some(expected),
-                SearchKind::Analyze => run.latest_best(),
-                SearchKind::Think => None,
-            },
-            None => None,
+        if self.engine.game().end().is_some() {
+            return; // nothing to hint in a finished game
+        }
+        let from_search = match self.engine.running_kind() {
+            Some(SearchKind::Ponder) => self.ponder_expected,
+            Some(SearchKind::Analyze) => self.engine.running().and_then(|r| r.latest_best()),
+            Some(SearchKind::Think) | None => None,
         };
-        let key = self.game.position().key();
+        let key = self.position().key();
         let stored = self
             .hint
-            .filter(|&(k, mv)| k == key && self.game.is_legal(mv))
+            .filter(|&(k, mv)| k == key && self.engine.game().is_legal(mv))
             .map(|(_, mv)| mv);
         let hint = from_search.or(stored).or_else(|| self.quick_hint());
-        if let Some(mv) = hint.filter(|&mv| self.game.is_legal(mv)) {
+        if let Some(mv) = hint.filter(|&mv| self.engine.game().is_legal(mv)) {
             self.out
-                .line(&format!("Hint: {}", self.game.coordinate(mv)));
+                .line(&format!("Hint: {}", move_text(self.position(), mv)));
         }
     }
 
     /// A short search for `hint` while nothing else runs.
     fn quick_hint(&mut self) -> Option<Move> {
-        if self.running.is_some() || self.game.end().is_some() {
-            return None;
-        }
-        let mut searcher = self.searcher.take()?;
-        self.apply_settings(&mut searcher);
         let limits = SearchLimits {
             depth: Some(HINT_SEARCH_DEPTH),
             movetime: Some(HINT_SEARCH_TIME),
             ..SearchLimits::default()
         };
-        let control = SearchControl::new(false);
-        let result = searcher.search(self.game.position(), &limits, &control, &mut |_| {});
-        self.searcher = Some(searcher);
+        let result = self.engine.quick_search(&limits)?;
         Some(result.best_move).filter(|mv| !mv.is_none())
     }
 
     fn status(&self) {
-        if let Some(run) = self.running.as_ref() {
-            self.out.line(&run.stat01());
+        if let Some(run) = self.engine.running() {
+            self.out.line(&stat01(run));
         } else if self.mode == Mode::Analyzing {
             let line = self.last_stat.as_deref().unwrap_or("stat01: 0 0 0 0 0");
             self.out.line(line);
@@ -696,16 +734,13 @@ impl Engine {
     // ----- searches -----
 
     fn is_thinking(&self) -> bool {
-        matches!(
-            self.running.as_ref().map(RunningSearch::kind),
-            Some(SearchKind::Think)
-        )
+        self.engine.running_kind() == Some(SearchKind::Think)
     }
 
     /// Starts whatever the current state calls for: analysis, thinking (or the result claim
     /// of a finished game) when the engine is on move, pondering otherwise.
     fn start_due_search(&mut self) {
-        if self.paused || self.edit.is_some() || self.running.is_some() {
+        if self.paused || self.edit.is_some() || self.engine.is_searching() {
             return;
         }
         match self.mode {
@@ -716,16 +751,14 @@ impl Engine {
                     excluded: self.excluded.clone(),
                     ..SearchLimits::default()
                 };
-                let root = self.game.position().clone();
-                self.start_search(SearchKind::Analyze, root, Vec::new(), limits);
+                self.start_search(SearchKind::Analyze, Vec::new(), limits);
             }
-            Mode::Playing { engine } if engine == self.game.side_to_move() => {
-                match self.game.end() {
-                    Some(end) => self.out.line(end.claim()),
+            Mode::Playing { engine } if engine == self.engine.game().side_to_move() => {
+                match self.engine.game().end() {
+                    Some(end) => self.out.line(result_claim(end)),
                     None => {
                         let limits = self.think_limits(engine);
-                        let root = self.game.position().clone();
-                        self.start_search(SearchKind::Think, root, Vec::new(), limits);
+                        self.start_search(SearchKind::Think, Vec::new(), limits);
                     }
                 }
             }
@@ -734,10 +767,10 @@ impl Engine {
     }
 
     fn start_ponder_if_due(&mut self) {
-        if !self.settings.ponder
+        if !self.engine.settings().ponder
             || self.paused
             || self.edit.is_some()
-            || self.running.is_some()
+            || self.engine.is_searching()
             || self.finished_ponder.is_some()
         {
             return;
@@ -745,44 +778,33 @@ impl Engine {
         let Mode::Playing { engine } = self.mode else {
             return;
         };
-        if engine == self.game.side_to_move() || self.game.end().is_some() {
+        let game = self.engine.game();
+        if engine == game.side_to_move() || game.end().is_some() {
             return;
         }
-        let key = self.game.position().key();
+        let key = game.position().key();
         let Some(expected) = self
             .hint
-            .filter(|&(k, mv)| k == key && self.game.is_legal(mv))
+            .filter(|&(k, mv)| k == key && game.is_legal(mv))
             .map(|(_, mv)| mv)
         else {
             return;
         };
-        let mut after = self.game.clone();
+        let mut after = game.clone();
         after.play(expected);
         if after.end().is_some() {
             return;
         }
         let limits = self.think_limits(engine);
-        let root = self.game.position().clone();
-        self.start_search(
-            SearchKind::Ponder { expected },
-            root,
-            vec![expected],
-            limits,
-        );
+        self.start_search(SearchKind::Ponder, vec![expected], limits);
     }
 
-    /// Limits for the engine's next move as `engine`: clock or `st`, `sd`, `nps`, overhead.
+    /// Limits for the engine's next move as `engine`: clock or `st`, `sd`, `nps`, and what
+    /// the front-end knows about delays (the move overhead, the measured interface lag).
     fn think_limits(&self, engine: Color) -> SearchLimits {
-        let overhead = if self.nps.is_some() {
-            Duration::ZERO
-        } else {
-            self.settings.move_overhead.max(self.clock.lag())
-        };
-        let (movetime, clock) = self.clock.limits(self.game.moves_made_by(engine), overhead);
+        let (movetime, clock) = self.clock.limits(self.engine.game().moves_made_by(engine));
         let nodes = match (self.nps, movetime) {
-            (Some(rate), Some(time)) => {
-                Some((time.as_secs_f64() * rate as f64).ceil().max(1.0) as u64)
-            }
+            (Some(rate), Some(time)) => Some(nps_node_budget(time, rate)),
             _ => None,
         };
         SearchLimits {
@@ -790,106 +812,40 @@ impl Engine {
             nodes,
             movetime,
             clock,
-            move_overhead: overhead,
+            move_overhead: self.engine.settings().move_overhead,
+            gui_lag: self.clock.lag(),
             nps: self.nps,
-            infinite: false,
-            excluded: Vec::new(),
+            ..SearchLimits::default()
         }
     }
 
-    /// Starts a search; `display_root` + `prefix` lead to the searched position.
-    fn start_search(
-        &mut self,
-        kind: SearchKind,
-        display_root: Position,
-        prefix: Vec<Move>,
-        limits: SearchLimits,
-    ) {
-        let Some(mut searcher) = self.searcher.take() else {
-            return;
-        };
-        self.apply_settings(&mut searcher);
-        let mut position = display_root.clone();
-        for &mv in &prefix {
-            position.make_move(mv);
-        }
-        let reporter = Reporter::new(
-            self.out.clone(),
-            Arc::clone(&self.post),
-            display_root,
-            prefix,
-            limits.nps,
-        );
-        let id = self.next_search_id;
-        self.next_search_id += 1;
-        let job = SearchJob {
-            id,
+    /// Starts a search of the game position after `prefix`.
+    fn start_search(&mut self, kind: SearchKind, prefix: Vec<Move>, limits: SearchLimits) {
+        self.ponder_expected = (kind == SearchKind::Ponder)
+            .then(|| prefix.first().copied())
+            .flatten();
+        self.engine.start(SearchRequest {
             kind,
-            position,
             limits,
-            reporter,
-        };
-        self.running = Some(RunningSearch::start(job, searcher, self.events.clone()));
-    }
-
-    fn apply_settings(&mut self, searcher: &mut Searcher) {
-        let wanted = Applied {
-            hash_mb: self.settings.hash_mb,
-            threads: self.settings.threads,
-            random: self.settings.random,
-        };
-        if self.applied != Some(wanted) {
-            if self.applied.map(|a| a.hash_mb) != Some(wanted.hash_mb)
-                || searcher.hash_size() != wanted.hash_mb
-            {
-                searcher.set_hash_size(wanted.hash_mb);
-            }
-            searcher.set_threads(wanted.threads);
-            searcher.set_random(wanted.random);
-            self.applied = Some(wanted);
-        }
-        if self.clear_pending {
-            searcher.clear();
-            self.clear_pending = false;
-        }
-    }
-
-    fn apply_settings_if_idle(&mut self) {
-        if let Some(mut searcher) = self.searcher.take() {
-            self.apply_settings(&mut searcher);
-            self.searcher = Some(searcher);
-        }
+            prefix,
+        });
     }
 
     /// Stops and forgets the running search (its result is not played).
     fn abort_search(&mut self) {
-        if let Some(run) = self.running.take() {
-            let was_thinking = run.kind() == SearchKind::Think;
-            run.stop();
-            self.collect(run);
-            if was_thinking {
+        if let Some(finished) = self.engine.stop_and_finish() {
+            if finished.kind == SearchKind::Think {
                 self.flush_pongs();
             }
         }
+        self.ponder_expected = None;
         self.finished_ponder = None;
-    }
-
-    /// Joins a stopped or finished search and takes its searcher back.
-    fn collect(&mut self, run: RunningSearch) -> SearchResult {
-        let hash_mb = self.settings.hash_mb;
-        let (searcher, result) = run.finish();
-        if searcher.hash_size() != hash_mb {
-            self.applied = None;
-        }
-        self.searcher = Some(searcher);
-        result
     }
 
     fn move_now(&mut self) {
         if self.is_thinking() {
-            if let Some(run) = self.running.take() {
-                run.stop();
-                self.complete_think(run);
+            if let Some(finished) = self.engine.stop_and_finish() {
+                self.complete_think(finished);
             }
         }
     }
@@ -897,77 +853,84 @@ impl Engine {
     /// Input ended: a move being thought about is still played, then the engine stops.
     fn finish_thinking(&mut self) {
         if self.is_thinking() {
-            if let Some(run) = self.running.take() {
-                self.complete_think(run);
+            // Let it end by its own limits: the interface may still read the move.
+            if let Some(finished) = self.engine.wait_and_finish() {
+                self.complete_think(finished);
             }
         }
         self.abort_search();
     }
 
     fn search_done(&mut self, id: u64) {
-        if self.running.as_ref().map(RunningSearch::id) != Some(id) {
+        let Some(finished) = self.engine.finish(id) else {
             return; // a search that was already collected
-        }
-        let Some(run) = self.running.take() else {
-            return;
         };
-        match run.kind() {
-            SearchKind::Think => self.complete_think(run),
-            SearchKind::Ponder { expected } => {
-                let result = self.collect(run);
-                self.finished_ponder = Some(FinishedPonder { expected, result });
+        match finished.kind {
+            SearchKind::Think => self.complete_think(finished),
+            SearchKind::Ponder => {
+                if let Some(expected) = self.ponder_expected.take() {
+                    self.finished_ponder = Some(FinishedPonder {
+                        expected,
+                        result: finished.result,
+                    });
+                }
             }
             SearchKind::Analyze => {
-                self.last_stat = Some(run.stat01());
-                self.collect(run);
+                self.last_stat = Some(stat01_line(
+                    finished.time_used,
+                    finished.result.nodes,
+                    finished.result.depth,
+                    0,
+                    0,
+                    None,
+                ));
             }
         }
     }
 
-    fn complete_think(&mut self, run: RunningSearch) {
-        let clock_start = run.clock_start();
-        let nps = self.nps;
-        let result = self.collect(run);
-        let used = search_time(clock_start.elapsed(), result.nodes, nps);
-        self.play_think_result(result, used);
+    fn complete_think(&mut self, finished: FinishedSearch) {
+        self.ponder_expected = None;
+        self.play_think_result(finished.result, finished.time_used);
     }
 
     /// Plays the engine's move (or, if the search had none, a legal fallback) and follows up:
     /// pongs, result claim, pondering.
     fn play_think_result(&mut self, result: SearchResult, used: Duration) {
         let mut mv = result.best_move;
-        if !self.game.is_legal(mv) {
-            let fallback = self.game.position().legal_moves().iter().next().copied();
+        let game = self.engine.game();
+        if !game.is_legal(mv) {
+            let fallback = game.position().legal_moves().iter().next().copied();
             if let Some(legal) = fallback {
                 self.out.comment(&format!(
                     "search returned no legal move, playing {}",
-                    self.game.coordinate(legal)
+                    move_text(game.position(), legal)
                 ));
             }
             mv = fallback.unwrap_or(Move::NONE);
         }
         if mv.is_none() {
-            if let Some(end) = self.game.end() {
-                self.out.line(end.claim());
+            if let Some(end) = self.engine.game().end() {
+                self.out.line(result_claim(end));
             }
             self.flush_pongs();
             return;
         }
-        let us = self.game.side_to_move();
-        let text = self.game.coordinate(mv);
-        self.game.play(mv);
+        let us = self.engine.game().side_to_move();
+        let text = move_text(self.position(), mv);
+        self.engine.play(mv);
         self.position_changed();
-        self.clock.charge_engine(used, self.game.moves_made_by(us));
+        self.clock
+            .charge_engine(used, self.engine.game().moves_made_by(us));
         self.last_score = Some(result.score);
         self.out.line(&format!("move {text}"));
         self.flush_pongs();
-        let key = self.game.position().key();
+        let key = self.position().key();
         self.hint = result
             .ponder_move
-            .filter(|&reply| self.game.is_legal(reply))
+            .filter(|&reply| self.engine.game().is_legal(reply))
             .map(|reply| (key, reply));
-        match self.game.end() {
-            Some(end) => self.out.line(end.claim()),
+        match self.engine.game().end() {
+            Some(end) => self.out.line(result_claim(end)),
             None => self.start_ponder_if_due(),
         }
     }
@@ -977,6 +940,15 @@ impl Engine {
             self.out.line(&format!("pong {n}"));
         }
     }
+}
+
+/// The answer to `.` for a running search.
+fn stat01(run: &crate::engine::RunningSearch) -> String {
+    let (nodes, depth, index, total, current) = run.progress();
+    let position = run.position();
+    let name = (!current.is_none() && position.legal_moves().contains(current))
+        .then(|| position.clone().move_to_san(current));
+    stat01_line(run.elapsed(), nodes, depth, index, total, name)
 }
 
 #[cfg(test)]

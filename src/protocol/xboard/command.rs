@@ -141,8 +141,6 @@ pub enum Command {
     },
     /// `lift`, `put` or `hover SQUARE` (GUI highlighting; nothing to do in normal chess).
     Highlight(String),
-    /// `uci`: a UCI GUI is talking to us.
-    Uci,
 }
 
 /// The argument of `exclude` / `include`.
@@ -198,8 +196,8 @@ pub enum CommandError {
     /// `result` with something other than 1-0, 0-1, 1/2-1/2 or *.
     #[error("bad result {0:?}")]
     BadResult(String),
-    /// A UCI command.
-    #[error("unsupported protocol: Betacut speaks XBoard/CECP v2, not UCI")]
+    /// `uci` after the session started in XBoard.
+    #[error("this session speaks XBoard; start a new one with uci as its first command for UCI")]
     Uci,
 }
 

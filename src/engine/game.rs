@@ -1,7 +1,7 @@
-//! The game as the protocol sees it: the current position, the moves played since it was set
-//! up (for `undo`/`remove`), and the rules that end a game.
+//! The game: the current position, the moves played since it was set up (for taking moves
+//! back), whether it is Chess960, and the rules that end a game.
 
-use crate::board::{Color, FenError, Move, Position};
+use crate::board::{Color, FenError, Move, MoveParseError, Position};
 
 /// Why a game is over by rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,22 +22,6 @@ pub enum GameEnd {
 }
 
 impl GameEnd {
-    /// The result claim the engine prints, e.g. `1-0 {White mates}`.
-    pub fn claim(self) -> &'static str {
-        match self {
-            GameEnd::Checkmate {
-                winner: Color::White,
-            } => "1-0 {White mates}",
-            GameEnd::Checkmate {
-                winner: Color::Black,
-            } => "0-1 {Black mates}",
-            GameEnd::Stalemate => "1/2-1/2 {Stalemate}",
-            GameEnd::InsufficientMaterial => "1/2-1/2 {Insufficient material}",
-            GameEnd::FiftyMoves => "1/2-1/2 {Fifty move rule}",
-            GameEnd::Repetition => "1/2-1/2 {Draw by repetition}",
-        }
-    }
-
     /// True for the drawn endings.
     pub fn is_draw(self) -> bool {
         !matches!(self, GameEnd::Checkmate { .. })
@@ -51,6 +35,12 @@ pub struct Game {
     moves: Vec<Move>,
     /// Side to move in the set-up position (to know who made each move).
     first_mover: Color,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        self.pos == other.pos && self.moves == other.moves && self.first_mover == other.first_mover
+    }
 }
 
 impl Default for Game {
@@ -74,6 +64,33 @@ impl Game {
         Position::from_fen(fen).map(Game::new)
     }
 
+    /// A game starting from `start` after `moves`, each parsed (coordinates or SAN) and checked
+    /// in turn; the error names the first move that is not legal where it is played.
+    pub fn with_moves(start: Position, moves: &[&str]) -> Result<Game, (String, MoveParseError)> {
+        let mut game = Game::new(start);
+        for &text in moves {
+            match game.parse_move(text) {
+                Ok(mv) => {
+                    game.play(mv);
+                }
+                Err(err) => return Err((text.to_string(), err)),
+            }
+        }
+        Ok(game)
+    }
+
+    /// Plays Chess960 (castling written as king takes rook) or standard chess (castling as
+    /// the king's two-square move, when the castling rights allow standard notation).
+    pub fn set_chess960(&mut self, chess960: bool) {
+        let wanted = chess960 || self.pos.has_chess960_castling();
+        self.pos.set_chess960(wanted);
+    }
+
+    /// True if the game is played as Chess960.
+    pub fn is_chess960(&self) -> bool {
+        self.pos.is_chess960()
+    }
+
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.pos
@@ -90,7 +107,7 @@ impl Game {
     }
 
     /// Parses `text` (coordinates or SAN) as a legal move in the current position.
-    pub fn parse_move(&self, text: &str) -> Result<Move, crate::board::MoveParseError> {
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
         self.pos.parse_move(text)
     }
 
@@ -173,7 +190,9 @@ impl Game {
         }
         fields[1] = if color == Color::White { "w" } else { "b" };
         fields[3] = "-";
+        let chess960 = self.is_chess960();
         *self = Game::from_fen(&fields.join(" "))?;
+        self.set_chess960(chess960);
         Ok(())
     }
 }
@@ -201,7 +220,6 @@ mod tests {
                 winner: Color::Black
             })
         );
-        assert_eq!(game.end().map(GameEnd::claim), Some("0-1 {Black mates}"));
     }
 
     #[test]

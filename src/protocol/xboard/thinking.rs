@@ -19,22 +19,14 @@ pub fn centiseconds(time: Duration) -> u128 {
     time.as_millis() / 10
 }
 
-/// The time a search has used: wall clock, or `nodes / nps` in `nps` mode.
-pub fn search_time(elapsed: Duration, nodes: u64, nps: Option<u64>) -> Duration {
-    match nps {
-        Some(rate) if rate > 0 => Duration::from_secs_f64(nodes as f64 / rate as f64),
-        _ => elapsed,
-    }
-}
-
 /// Formats one thinking line. `root` is the position the PV starts from, `prefix` moves played
-/// before the search's own PV (the expected reply while pondering). The PV is in SAN; a fail
-/// low ends with `?`, a fail high with `!`.
+/// before the search's own PV (the expected reply while pondering), `time` the time used. The
+/// PV is in SAN; a fail low ends with `?`, a fail high with `!`.
 pub fn thinking_line(
     report: &SearchReport,
     root: &Position,
     prefix: &[Move],
-    nps: Option<u64>,
+    time: Duration,
 ) -> String {
     let mut line_moves = prefix.to_vec();
     line_moves.extend_from_slice(report.pv);
@@ -44,7 +36,6 @@ pub fn thinking_line(
         Bound::Upper => pv.push('?'),
         Bound::Lower => pv.push('!'),
     }
-    let time = search_time(report.elapsed, report.nodes, nps);
     format!(
         "{} {} {} {} {}",
         report.depth,
@@ -101,14 +92,17 @@ mod tests {
         let report = SearchReport {
             depth: 7,
             seldepth: 9,
+            multipv: 1,
             score: 31,
             bound: Bound::Exact,
             elapsed: Duration::from_millis(1234),
             nodes: 5000,
+            hashfull: 0,
+            tbhits: 0,
             pv: &[e5],
         };
         assert_eq!(
-            thinking_line(&report, &root, &[e4], None),
+            thinking_line(&report, &root, &[e4], report.elapsed),
             "7 31 123 5000 e4 e5"
         );
         let low = SearchReport {
@@ -117,8 +111,17 @@ mod tests {
             ..report
         };
         assert_eq!(
-            thinking_line(&low, &root, &[], Some(1000)),
+            thinking_line(&low, &root, &[], Duration::from_secs(5)),
             "7 31 500 5000 e4?"
+        );
+        let high = SearchReport {
+            bound: Bound::Lower,
+            pv: &[e4],
+            ..report
+        };
+        assert_eq!(
+            thinking_line(&high, &root, &[], Duration::from_secs(5)),
+            "7 31 500 5000 e4!"
         );
     }
 

@@ -144,9 +144,6 @@ pub struct GameClock {
 
 /// Largest interface delay believed (a bigger difference is a clock change, not a delay).
 const MAX_LAG_MS: i64 = 2_000;
-/// Moves ahead for which a game-long control keeps back what the interface's delay takes
-/// beyond the increment.
-const DRAIN_HORIZON: u32 = 40;
 
 impl Default for GameClock {
     fn default() -> GameClock {
@@ -240,40 +237,20 @@ impl GameClock {
         }
     }
 
-    /// The search limits for the next move: a per-move time (`st`) or a game clock. `overhead`
-    /// is the delay expected on every move (the search keeps it back from this move): the
-    /// clock handed on is also short of that delay for every later move of the session, and
-    /// the increment counts only as far as it exceeds the delay. In a game-long control, when the
-    /// measured delay exceeds the increment, every move drains the clock by the difference
-    /// however little the engine thinks: that drain for the next moves (at most half the clock)
-    /// is kept back too.
-    pub fn limits(
-        &self,
-        moves_made: usize,
-        overhead: Duration,
-    ) -> (Option<Duration>, Option<Clock>) {
+    /// What the interface has told the engine about its time for the next move, after
+    /// `moves_made` moves of its colour: a per-move time (`st`) or the game clock. What to keep
+    /// back from it for delays is decided by the time manager ([`crate::search::time`]).
+    pub fn limits(&self, moves_made: usize) -> (Option<Duration>, Option<Clock>) {
         match self.control {
             TimeControl::PerMove(time) => (Some(time), None),
-            TimeControl::Level(level) => {
-                let moves_to_go = self.moves_to_go(moves_made);
-                let reserve = match moves_to_go {
-                    Some(m) => overhead.saturating_mul(m.saturating_sub(1)),
-                    None => {
-                        let drain = self.lag().saturating_sub(level.increment);
-                        drain
-                            .saturating_mul(DRAIN_HORIZON)
-                            .min(self.engine_remaining() / 2)
-                    }
-                };
-                (
-                    None,
-                    Some(Clock {
-                        remaining: self.engine_remaining().saturating_sub(reserve),
-                        increment: level.increment.saturating_sub(overhead),
-                        moves_to_go,
-                    }),
-                )
-            }
+            TimeControl::Level(level) => (
+                None,
+                Some(Clock {
+                    remaining: self.engine_remaining(),
+                    increment: level.increment,
+                    moves_to_go: self.moves_to_go(moves_made),
+                }),
+            ),
         }
     }
 
@@ -377,11 +354,10 @@ mod tests {
         assert_eq!(clock.engine_remaining(), Duration::from_millis(9_700));
         clock.charge_engine(Duration::from_millis(700), 40);
         assert_eq!(clock.engine_remaining(), Duration::from_millis(19_000));
-        // 40 moves to go from here: 39 later moves keep their delay in reserve.
-        let (_, game) = clock.limits(40, Duration::from_millis(100));
+        let (_, game) = clock.limits(40);
         assert_eq!(
             game.map(|c| (c.remaining, c.moves_to_go)),
-            Some((Duration::from_millis(15_100), Some(40)))
+            Some((Duration::from_millis(19_000), Some(40)))
         );
         clock.set_engine_centis(-5);
         assert_eq!(clock.engine_remaining(), Duration::ZERO);
@@ -402,23 +378,6 @@ mod tests {
         // Only the first time after a move measures.
         clock.set_engine_centis(100);
         assert_eq!(clock.lag(), Duration::from_millis(80));
-        // The delay (80 ms) exceeds the increment by 30 ms: 40 moves of that are kept back,
-        // at most half the clock.
-        let (_, game) = clock.limits(1, clock.lag());
-        assert_eq!(
-            game.map(|c| (c.remaining, c.increment)),
-            Some((Duration::from_millis(1_000 - 500), Duration::ZERO))
-        );
-        clock.set_control(TimeControl::Level(Level {
-            moves: 0,
-            base: Duration::from_secs(10),
-            increment: Duration::from_millis(50),
-        }));
-        let (_, game) = clock.limits(1, clock.lag());
-        assert_eq!(
-            game.map(|c| c.remaining),
-            Some(Duration::from_millis(10_000 - 1_200))
-        );
         clock.set_control(TimeControl::Level(Level {
             moves: 0,
             base: Duration::from_secs(2),
@@ -445,19 +404,13 @@ mod tests {
         assert_eq!(clock.moves_to_go(5), None);
         clock.charge_engine(Duration::from_millis(100), 1);
         assert_eq!(clock.engine_remaining(), Duration::from_millis(910));
-        let (movetime, game) = clock.limits(1, Duration::ZERO);
+        let (movetime, game) = clock.limits(1);
         assert_eq!(movetime, None);
         assert_eq!(
             game.map(|c| (c.remaining, c.increment)),
             Some((Duration::from_millis(910), Duration::from_millis(10)))
         );
-        // A delay larger than the increment leaves no increment to plan with.
-        let (_, game) = clock.limits(1, Duration::from_millis(30));
-        assert_eq!(game.map(|c| c.increment), Some(Duration::ZERO));
         clock.set_control(TimeControl::PerMove(Duration::from_secs(2)));
-        assert_eq!(
-            clock.limits(3, Duration::ZERO),
-            (Some(Duration::from_secs(2)), None)
-        );
+        assert_eq!(clock.limits(3), (Some(Duration::from_secs(2)), None));
     }
 }

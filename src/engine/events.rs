@@ -1,0 +1,59 @@
+//! What the engine tells its front-end while it works: search progress and messages. The
+//! front-end turns them into its protocol's text; the engine knows no protocol.
+
+use super::running::SearchKind;
+use crate::board::{Move, Position};
+use crate::search::{RootMoveReport, SearchReport};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A line of search output, with what a front-end needs to show it.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchInfo<'a> {
+    /// The search's id (as returned when it was started).
+    pub search_id: u64,
+    /// What the search is for.
+    pub kind: SearchKind,
+    /// True while the search ponders (before a ponder hit).
+    pub pondering: bool,
+    /// The line.
+    pub report: &'a SearchReport<'a>,
+    /// Time used so far: wall clock, or nodes at the `nps` rate when time is counted in nodes.
+    pub time: Duration,
+    /// The game position when the search started.
+    pub game_position: &'a Position,
+    /// Moves from the game position to the searched one (XBoard's expected reply while
+    /// pondering); empty otherwise.
+    pub prefix: &'a [Move],
+    /// The position searched (the game position after `prefix`).
+    pub root: &'a Position,
+}
+
+/// The main thread of a search starts on a root move.
+#[derive(Clone, Copy, Debug)]
+pub struct CurrentMoveInfo<'a> {
+    /// The search's id.
+    pub search_id: u64,
+    /// Depth, move and its number.
+    pub report: &'a RootMoveReport,
+    /// The position searched.
+    pub root: &'a Position,
+}
+
+/// An event from the engine.
+#[derive(Clone, Copy, Debug)]
+pub enum EngineEvent<'a> {
+    /// A line of a running search (complete, or a fail high / fail low bound).
+    Info(SearchInfo<'a>),
+    /// A running search starts on a root move.
+    CurrentMove(CurrentMoveInfo<'a>),
+    /// Something the user should know that is not an error of the last command (e.g. a
+    /// smaller hash table than asked for, because the machine has no more memory).
+    Message(&'a str),
+}
+
+/// Receives the engine's events; called from the protocol thread and the search thread.
+pub type Listener = Arc<dyn Fn(&EngineEvent) + Send + Sync>;
+
+/// Called with a search's id when it has ended (however it ended), from its thread.
+pub type DoneNotifier = Arc<dyn Fn(u64) + Send + Sync>;

@@ -1,0 +1,515 @@
+//! The protocol-neutral engine: the game, the options, and the search lifecycle (start, stop,
+//! ponder hit, collect the result), with its progress going out as [`EngineEvent`]s through a
+//! callback. It knows no protocol text: the XBoard and UCI front-ends in [`crate::protocol`]
+//! turn their commands into calls here and the events into their own lines.
+//!
+//! Invariants: the game position only changes through legal moves or a legal position; at most
+//! one search runs; every search is started on a copy of the game position, so the game may
+//! go on (a ponder hit) while it runs.
+
+pub mod events;
+pub mod game;
+pub mod memory;
+pub mod options;
+pub mod running;
+
+pub use events::{CurrentMoveInfo, DoneNotifier, EngineEvent, Listener, SearchInfo};
+pub use game::{Game, GameEnd};
+pub use options::{OptionError, OptionKind, OptionScope, OptionSpec, OptionValue, OPTIONS};
+pub use running::{RunningSearch, SearchKind, SearchRequest};
+
+use crate::board::{Move, MoveParseError, Position};
+use crate::search::{SearchControl, SearchLimits, SearchResult, Searcher};
+use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The engine's name and version as interfaces show it.
+pub fn engine_name() -> String {
+    format!("Betacut {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The engine's authors as interfaces show them.
+pub const ENGINE_AUTHOR: &str = "the Betacut developers";
+
+/// The user's settings (options and their protocol equivalents).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Transposition table size asked for, in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Think on the opponent's time (the front-end decides when).
+    pub ponder: bool,
+    /// Lines to find and show.
+    pub multipv: usize,
+    /// Time kept back on every move for communication delays.
+    pub move_overhead: Duration,
+    /// XBoard `random`: a small per-game random offset on evaluations.
+    pub random: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            ponder: false,
+            multipv: 1,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            random: false,
+        }
+    }
+}
+
+/// The settings last handed to the searcher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Applied {
+    hash_mb: usize,
+    threads: usize,
+    random: bool,
+}
+
+/// What setting an option asks of the front-end (the engine cannot do it itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionEffect {
+    /// Nothing more to do.
+    Done,
+    /// Log every protocol line to this file, or stop logging (`None`).
+    LogFile(Option<PathBuf>),
+    /// Pondering was switched on or off.
+    Ponder(bool),
+}
+
+/// A search that has ended, with its result.
+#[derive(Clone, Debug)]
+pub struct FinishedSearch {
+    /// Its id.
+    pub id: u64,
+    /// What it was for (a ponder search that got its ponder hit is `Think`).
+    pub kind: SearchKind,
+    /// The result: best move (legal in `position`, or [`Move::NONE`]), expected reply, score.
+    pub result: SearchResult,
+    /// The position it searched.
+    pub position: Position,
+    /// Time the engine used on it (since its start or its ponder hit; nodes in `nps` mode).
+    pub time_used: Duration,
+}
+
+/// The engine: game, settings, searcher and the running search.
+pub struct Engine {
+    game: Game,
+    chess960: bool,
+    settings: Settings,
+    searcher: Option<Searcher>,
+    applied: Option<Applied>,
+    clear_pending: bool,
+    running: Option<RunningSearch>,
+    next_search_id: u64,
+    listener: Listener,
+    on_done: DoneNotifier,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("fen", &self.game.position().to_fen())
+            .field("settings", &self.settings)
+            .field("running", &self.running)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.abort();
+    }
+}
+
+impl Engine {
+    /// A new engine at the start position. `listener` receives its events; `on_done` is
+    /// called with a search's id when that search ends.
+    pub fn new(listener: Listener, on_done: DoneNotifier) -> Engine {
+        Engine {
+            game: Game::default(),
+            chess960: false,
+            settings: Settings::default(),
+            searcher: Some(Searcher::new(DEFAULT_HASH_MB)),
+            applied: None,
+            clear_pending: false,
+            running: None,
+            next_search_id: 1,
+            listener,
+            on_done,
+        }
+    }
+
+    // ----- game -----
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game position.
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// True while the game is Chess960.
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// Plays Chess960 or standard chess from now on (castling notation follows).
+    pub fn set_chess960(&mut self, chess960: bool) {
+        self.chess960 = chess960;
+        self.game.set_chess960(chess960);
+    }
+
+    /// Replaces the game (a new position set up by the interface); the running search is
+    /// aborted.
+    pub fn set_game(&mut self, mut game: Game) {
+        self.abort();
+        game.set_chess960(self.chess960);
+        self.game = game;
+    }
+
+    /// A new game from the start position: aborts the search and forgets what was learnt
+    /// (table and histories) before the next search.
+    pub fn new_game(&mut self) {
+        self.abort();
+        let mut game = Game::default();
+        game.set_chess960(self.chess960);
+        self.game = game;
+        self.clear_pending = true;
+        self.apply_if_idle();
+    }
+
+    /// Parses `text` (coordinates or SAN) as a legal move in the game position.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
+        self.game.parse_move(text)
+    }
+
+    /// Plays a legal move in the game (refused with `false` if it is not legal). A running
+    /// search goes on, on its own copy.
+    pub fn play(&mut self, mv: Move) -> bool {
+        self.game.play(mv)
+    }
+
+    /// Takes back the game's last move.
+    pub fn undo(&mut self) -> Option<Move> {
+        self.game.undo()
+    }
+
+    /// Mutable access for the front-end's own game edits (e.g. the side to move).
+    pub fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+
+    // ----- settings -----
+
+    /// The current settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Sets the option `name` from its text `value` (see [`options::parse_option`]).
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<OptionEffect, OptionError> {
+        let value = options::parse_option(name, value)?;
+        Ok(self.apply_option(value))
+    }
+
+    /// Applies a parsed option value. Table and thread changes take effect now if no search
+    /// runs, else when the running search is collected.
+    pub fn apply_option(&mut self, value: OptionValue) -> OptionEffect {
+        match value {
+            OptionValue::Hash(mb) => self.settings.hash_mb = mb.clamp(1, options::MAX_HASH_MB),
+            OptionValue::Threads(n) => self.settings.threads = n.clamp(1, options::MAX_THREADS),
+            OptionValue::Ponder(on) => {
+                self.settings.ponder = on;
+                return OptionEffect::Ponder(on);
+            }
+            OptionValue::MultiPv(n) => self.settings.multipv = n.clamp(1, options::MAX_MULTIPV),
+            OptionValue::Chess960(on) => self.set_chess960(on),
+            OptionValue::MoveOverhead(time) => self.settings.move_overhead = time,
+            OptionValue::ClearHash => self.clear_pending = true,
+            OptionValue::LogFile(path) => return OptionEffect::LogFile(path),
+        }
+        self.apply_if_idle();
+        OptionEffect::Done
+    }
+
+    /// XBoard `random`: evaluation noise on or off.
+    pub fn set_random(&mut self, random: bool) {
+        self.settings.random = random;
+        self.apply_if_idle();
+    }
+
+    /// The hash table size in MiB the searcher actually holds (may be less than asked for when
+    /// the machine cannot give it; `None` while a search runs).
+    pub fn hash_size(&self) -> Option<usize> {
+        self.searcher.as_ref().map(Searcher::hash_size)
+    }
+
+    fn say(&self, message: &str) {
+        (self.listener)(&EngineEvent::Message(message));
+    }
+
+    fn apply_if_idle(&mut self) {
+        if let Some(mut searcher) = self.searcher.take() {
+            self.apply_settings(&mut searcher);
+            self.searcher = Some(searcher);
+        }
+    }
+
+    /// Hands the settings to `searcher` (resizing the table only when its size was changed).
+    fn apply_settings(&mut self, searcher: &mut Searcher) {
+        let wanted = Applied {
+            hash_mb: self.settings.hash_mb,
+            threads: self.settings.threads,
+            random: self.settings.random,
+        };
+        if self.applied != Some(wanted) {
+            if self.applied.map(|a| a.hash_mb) != Some(wanted.hash_mb) {
+                self.resize_table(searcher, wanted.hash_mb);
+            }
+            searcher.set_threads(wanted.threads);
+            searcher.set_random(wanted.random);
+            self.applied = Some(wanted);
+        }
+        if self.clear_pending {
+            searcher.clear();
+            self.clear_pending = false;
+        }
+    }
+
+    /// Gives `searcher` a table of `wanted` MiB, or the largest that fits: at most half the
+    /// memory the machine has available, then halved until the allocation succeeds. Says so
+    /// when the table is smaller than asked.
+    fn resize_table(&self, searcher: &mut Searcher, wanted: usize) {
+        let current = searcher.hash_size();
+        let mut size = memory::hash_cap_mb(wanted, memory::available_mb(), current);
+        while searcher.set_hash_size(size).is_err() && size > 1 {
+            size /= 2;
+        }
+        let got = searcher.hash_size();
+        if got < wanted {
+            self.say(&format!(
+                "Hash {wanted} MB does not fit in the memory available; using {got} MB"
+            ));
+        }
+    }
+
+    // ----- searches -----
+
+    /// True while a search runs (or has ended and waits to be collected).
+    pub fn is_searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The running search, if any.
+    pub fn running(&self) -> Option<&RunningSearch> {
+        self.running.as_ref()
+    }
+
+    /// What the running search is for, if one runs.
+    pub fn running_kind(&self) -> Option<SearchKind> {
+        self.running.as_ref().map(RunningSearch::kind)
+    }
+
+    /// Starts a search of the game position (after `request.prefix`) and returns its id. A
+    /// search already running is aborted first (its result is dropped). The MultiPV setting
+    /// applies unless the request asks for a count itself.
+    pub fn start(&mut self, mut request: SearchRequest) -> u64 {
+        self.abort();
+        let Some(mut searcher) = self.searcher.take() else {
+            return 0;
+        };
+        self.apply_settings(&mut searcher);
+        if request.limits.multipv == 0 {
+            request.limits.multipv = self.settings.multipv;
+        }
+        let id = self.next_search_id;
+        self.next_search_id += 1;
+        self.running = Some(RunningSearch::start(
+            id,
+            request,
+            self.game.position(),
+            searcher,
+            self.listener.clone(),
+            self.on_done.clone(),
+        ));
+        id
+    }
+
+    /// Asks the running search to stop; its result comes through the done notifier as usual.
+    pub fn stop(&self) {
+        if let Some(run) = self.running.as_ref() {
+            run.stop();
+        }
+    }
+
+    /// The ponder search becomes a timed search of the engine's own move, its clock starting
+    /// now.
+    pub fn ponderhit(&mut self) {
+        if let Some(run) = self.running.as_mut() {
+            run.ponderhit();
+        }
+    }
+
+    /// Collects the search `id` once it has ended (after its done notice); `None` if it is
+    /// not the running search (it was aborted or collected before).
+    pub fn finish(&mut self, id: u64) -> Option<FinishedSearch> {
+        if self.running.as_ref().map(RunningSearch::id) != Some(id) {
+            return None;
+        }
+        let run = self.running.take()?;
+        Some(self.collect(run))
+    }
+
+    /// Stops the running search now and collects it.
+    pub fn stop_and_finish(&mut self) -> Option<FinishedSearch> {
+        let run = self.running.take()?;
+        run.stop();
+        Some(self.collect(run))
+    }
+
+    /// Waits for the running search to end by its own limits and collects it.
+    pub fn wait_and_finish(&mut self) -> Option<FinishedSearch> {
+        let run = self.running.take()?;
+        Some(self.collect(run))
+    }
+
+    /// Stops and forgets the running search (its result is dropped).
+    pub fn abort(&mut self) {
+        let _ = self.stop_and_finish();
+    }
+
+    fn collect(&mut self, run: RunningSearch) -> FinishedSearch {
+        let id = run.id();
+        let kind = run.kind();
+        let time_used = run.time_used();
+        let position = run.position().clone();
+        let (mut searcher, result) = run.finish();
+        if searcher.hash_size() != self.applied.map_or(0, |a| a.hash_mb)
+            && self.settings.hash_mb != self.applied.map_or(0, |a| a.hash_mb)
+        {
+            self.applied = None;
+        }
+        self.apply_settings(&mut searcher);
+        self.searcher = Some(searcher);
+        FinishedSearch {
+            id,
+            kind,
+            result,
+            position,
+            time_used,
+        }
+    }
+
+    /// A short synchronous search of the game position with `limits` (no events), when no
+    /// other search runs; `None` otherwise.
+    pub fn quick_search(&mut self, limits: &SearchLimits) -> Option<SearchResult> {
+        if self.running.is_some() {
+            return None;
+        }
+        let mut searcher = self.searcher.take()?;
+        self.apply_settings(&mut searcher);
+        let control = SearchControl::new(false);
+        let result = searcher.search(self.game.position(), limits, &control, &mut |_| {});
+        self.searcher = Some(searcher);
+        Some(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::sync::{Arc, Mutex};
+
+    fn engine() -> (Engine, mpsc::Receiver<u64>, Arc<Mutex<Vec<String>>>) {
+        let (done_tx, done_rx) = mpsc::channel();
+        let done_tx = Mutex::new(done_tx);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
+        let listener: Listener = Arc::new(move |event: &EngineEvent| {
+            let text = match event {
+                EngineEvent::Info(info) => format!(
+                    "info {} {} {:?}",
+                    info.report.depth, info.report.multipv, info.report.bound
+                ),
+                EngineEvent::CurrentMove(_) => "currmove".to_string(),
+                EngineEvent::Message(m) => format!("message {m}"),
+            };
+            if let Ok(mut log) = sink.lock() {
+                log.push(text);
+            }
+        });
+        let on_done: DoneNotifier = Arc::new(move |id| {
+            if let Ok(tx) = done_tx.lock() {
+                let _ = tx.send(id);
+            }
+        });
+        (Engine::new(listener, on_done), done_rx, log)
+    }
+
+    #[test]
+    fn a_search_reports_lines_and_its_result_comes_back() {
+        let (mut engine, done, log) = engine();
+        engine.apply_option(OptionValue::MultiPv(3));
+        let id = engine.start(SearchRequest {
+            kind: SearchKind::Think,
+            limits: SearchLimits::depth(6),
+            prefix: Vec::new(),
+        });
+        assert_eq!(
+            done.recv_timeout(Duration::from_secs(60)).ok(),
+            Some(id),
+            "done notice"
+        );
+        let Some(finished) = engine.finish(id) else {
+            panic!("the search is collected");
+        };
+        assert!(engine
+            .position()
+            .legal_moves()
+            .contains(finished.result.best_move));
+        let lines = log.lock().map(|l| l.clone()).unwrap_or_default();
+        for k in 1..=3 {
+            assert!(
+                lines.contains(&format!("info 6 {k} Exact")),
+                "line {k} at depth 6: {lines:?}"
+            );
+        }
+        assert!(engine.finish(id).is_none(), "collected once");
+    }
+
+    #[test]
+    fn an_infinite_search_waits_for_stop() {
+        let (mut engine, done, _) = engine();
+        let pos = Position::from_fen("7k/8/5K2/8/8/8/8/6R1 w - - 0 1");
+        let Ok(pos) = pos else {
+            panic!("valid FEN");
+        };
+        engine.set_game(Game::new(pos));
+        let id = engine.start(SearchRequest {
+            kind: SearchKind::Analyze,
+            limits: SearchLimits {
+                depth: Some(3),
+                ..SearchLimits::infinite()
+            },
+            prefix: Vec::new(),
+        });
+        // Depth 3 is done in a moment, but an infinite search ends only when stopped.
+        assert!(done.recv_timeout(Duration::from_millis(300)).is_err());
+        engine.stop();
+        assert_eq!(done.recv_timeout(Duration::from_secs(10)).ok(), Some(id));
+        assert!(engine.finish(id).is_some());
+    }
+}

@@ -1,0 +1,308 @@
+//! The engine's options, one table for every protocol: names, types, defaults and ranges, and
+//! the parsing of a value given as text. Each front-end prints the table in its own syntax.
+
+use std::path::PathBuf;
+use std::time::Duration;
+use thiserror::Error;
+
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MB: usize = 16;
+/// Largest accepted hash size in MiB (what a machine cannot give is refused at allocation).
+pub const MAX_HASH_MB: usize = 1 << 20;
+/// Largest accepted thread count.
+pub const MAX_THREADS: usize = 256;
+/// Largest number of lines shown in MultiPV.
+pub const MAX_MULTIPV: usize = 256;
+/// Default move overhead: time kept back on every move for interface and pipe delays.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 50;
+/// Largest accepted move overhead in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+
+/// The type of an option, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// On or off.
+    Check {
+        /// The value at start-up.
+        default: bool,
+    },
+    /// An integer within a range.
+    Spin {
+        /// The value at start-up.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// An action without a value.
+    Button,
+    /// A free text (a file name).
+    Text {
+        /// The value at start-up (empty: none).
+        default: &'static str,
+    },
+}
+
+/// Which protocols offer an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionScope {
+    /// Both XBoard and UCI.
+    All,
+    /// UCI only (XBoard has a command for the same thing).
+    UciOnly,
+}
+
+/// One option as the interfaces see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The name shown to the user and used to set it.
+    pub name: &'static str,
+    /// Type, default and range.
+    pub kind: OptionKind,
+    /// Which protocols list it.
+    pub scope: OptionScope,
+}
+
+/// The option `Hash`.
+pub const HASH: &str = "Hash";
+/// The option `Threads`.
+pub const THREADS: &str = "Threads";
+/// The option `Ponder`.
+pub const PONDER: &str = "Ponder";
+/// The option `MultiPV`.
+pub const MULTIPV: &str = "MultiPV";
+/// The option `UCI_Chess960`.
+pub const UCI_CHESS960: &str = "UCI_Chess960";
+/// The option `Move Overhead`.
+pub const MOVE_OVERHEAD: &str = "Move Overhead";
+/// The option `Clear Hash`.
+pub const CLEAR_HASH: &str = "Clear Hash";
+/// The option `Log File`.
+pub const LOG_FILE: &str = "Log File";
+
+/// Every option, in the order interfaces list them.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: HASH,
+        kind: OptionKind::Spin {
+            default: DEFAULT_HASH_MB as i64,
+            min: 1,
+            max: MAX_HASH_MB as i64,
+        },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: THREADS,
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS as i64,
+        },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: PONDER,
+        kind: OptionKind::Check { default: false },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: MULTIPV,
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV as i64,
+        },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: UCI_CHESS960,
+        kind: OptionKind::Check { default: false },
+        scope: OptionScope::UciOnly,
+    },
+    OptionSpec {
+        name: MOVE_OVERHEAD,
+        kind: OptionKind::Spin {
+            default: DEFAULT_MOVE_OVERHEAD_MS as i64,
+            min: 0,
+            max: MAX_MOVE_OVERHEAD_MS as i64,
+        },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: CLEAR_HASH,
+        kind: OptionKind::Button,
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: LOG_FILE,
+        kind: OptionKind::Text { default: "" },
+        scope: OptionScope::All,
+    },
+];
+
+/// A parsed option value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// `Hash`: transposition table MiB.
+    Hash(usize),
+    /// `Threads`: search threads.
+    Threads(usize),
+    /// `Ponder`: think on the opponent's time.
+    Ponder(bool),
+    /// `MultiPV`: lines to find and show.
+    MultiPv(usize),
+    /// `UCI_Chess960`: play Chess960 (castling written as king takes rook).
+    Chess960(bool),
+    /// `Move Overhead`: time kept back on every move.
+    MoveOverhead(Duration),
+    /// `Clear Hash`: forget the table and histories.
+    ClearHash,
+    /// `Log File`: log every protocol line there (`None`: stop logging).
+    LogFile(Option<PathBuf>),
+}
+
+/// Why an option could not be set.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum OptionError {
+    /// No option of that name.
+    #[error("unknown option {0:?}")]
+    Unknown(String),
+    /// The option needs a value.
+    #[error("option {0:?} needs a value")]
+    MissingValue(&'static str),
+    /// The value is not of the option's type or outside its range.
+    #[error("bad value {value:?} for option {name:?} ({expected})")]
+    BadValue {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What would have been accepted.
+        expected: String,
+    },
+}
+
+/// The option called `name` (compared without regard to case, as UCI asks).
+pub fn find_option(name: &str) -> Option<&'static OptionSpec> {
+    let name = name.trim();
+    OPTIONS
+        .iter()
+        .find(|spec| spec.name.eq_ignore_ascii_case(name))
+}
+
+/// Parses `value` for the option `name`. Checks take `true`/`false` (UCI) or `1`/`0`
+/// (XBoard); spins a whole number in range; buttons no value; texts anything (empty: none).
+pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, OptionError> {
+    let spec = find_option(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
+    let value = value.map(str::trim);
+    let bad = |text: &str, expected: String| OptionError::BadValue {
+        name: spec.name,
+        value: text.to_string(),
+        expected,
+    };
+    let check = || -> Result<bool, OptionError> {
+        let text = value.ok_or(OptionError::MissingValue(spec.name))?;
+        match text.to_ascii_lowercase().as_str() {
+            "true" | "1" | "on" => Ok(true),
+            "false" | "0" | "off" => Ok(false),
+            _ => Err(bad(text, "true or false".into())),
+        }
+    };
+    let spin = || -> Result<i64, OptionError> {
+        let text = value.ok_or(OptionError::MissingValue(spec.name))?;
+        let OptionKind::Spin { min, max, .. } = spec.kind else {
+            return Err(bad(text, "no value".into()));
+        };
+        match text.parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(bad(text, format!("a whole number from {min} to {max}"))),
+        }
+    };
+    Ok(match spec.name {
+        HASH => OptionValue::Hash(spin()? as usize),
+        THREADS => OptionValue::Threads(spin()? as usize),
+        PONDER => OptionValue::Ponder(check()?),
+        MULTIPV => OptionValue::MultiPv(spin()? as usize),
+        UCI_CHESS960 => OptionValue::Chess960(check()?),
+        MOVE_OVERHEAD => OptionValue::MoveOverhead(Duration::from_millis(spin()? as u64)),
+        CLEAR_HASH => OptionValue::ClearHash,
+        _ => match value {
+            None | Some("") | Some("<empty>") => OptionValue::LogFile(None),
+            Some(path) => OptionValue::LogFile(Some(PathBuf::from(path))),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_parsed_and_checked() {
+        assert_eq!(parse_option("Hash", Some("64")), Ok(OptionValue::Hash(64)));
+        assert_eq!(
+            parse_option("hash", Some(" 64 ")),
+            Ok(OptionValue::Hash(64))
+        );
+        assert!(matches!(
+            parse_option("Hash", Some("0")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse_option("Hash", Some("lots")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert_eq!(
+            parse_option("Threads", None),
+            Err(OptionError::MissingValue("Threads"))
+        );
+        assert_eq!(
+            parse_option("Ponder", Some("true")),
+            Ok(OptionValue::Ponder(true))
+        );
+        assert_eq!(
+            parse_option("Ponder", Some("0")),
+            Ok(OptionValue::Ponder(false))
+        );
+        assert!(parse_option("Ponder", Some("maybe")).is_err());
+        assert_eq!(
+            parse_option("MultiPV", Some("3")),
+            Ok(OptionValue::MultiPv(3))
+        );
+        assert_eq!(
+            parse_option("UCI_Chess960", Some("true")),
+            Ok(OptionValue::Chess960(true))
+        );
+        assert_eq!(
+            parse_option("Move Overhead", Some("100")),
+            Ok(OptionValue::MoveOverhead(Duration::from_millis(100)))
+        );
+        assert_eq!(parse_option("Clear Hash", None), Ok(OptionValue::ClearHash));
+        assert_eq!(
+            parse_option("Log File", Some("<empty>")),
+            Ok(OptionValue::LogFile(None))
+        );
+        assert_eq!(
+            parse_option("Nope", Some("1")),
+            Err(OptionError::Unknown("Nope".into()))
+        );
+    }
+
+    #[test]
+    fn every_default_parses_as_a_value() {
+        for spec in OPTIONS {
+            let default = match spec.kind {
+                OptionKind::Check { default } => Some(default.to_string()),
+                OptionKind::Spin { default, .. } => Some(default.to_string()),
+                OptionKind::Button => None,
+                OptionKind::Text { default } => Some(default.to_string()),
+            };
+            assert!(
+                parse_option(spec.name, default.as_deref()).is_ok(),
+                "{}",
+                spec.name
+            );
+        }
+    }
+}
