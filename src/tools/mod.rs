@@ -1,4 +1,4 @@
-//! Tools built into the binary: perft, bench, EPD suites, tuning-data generation and the
+//! Tools built into the binary: perft, bench, EPD suites, training-data generation and the
 //! Texel tuner.
 
 pub mod bench;
@@ -7,4 +7,5 @@ pub mod datagen;
 pub mod epd;
 pub mod input;
 pub mod perft;
+pub mod records;
 pub mod tuner;
