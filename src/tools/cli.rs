@@ -1,8 +1,8 @@
 //! Command-line front of the engine's tools: `bench`, `epd`, `datagen`, `datagen-text`,
-//! `tune`.
+//! `tune` and `train`.
 
 use super::datagen::DataFormat;
-use super::{bench, datagen, epd, records, tuner};
+use super::{bench, datagen, epd, records, train_cli, tuner};
 use crate::board::Position;
 use crate::eval::nnue::Network;
 use crate::search::SearchReport;
@@ -26,7 +26,11 @@ pub const TOOLS_USAGE: &str = "  betacut bench [depth] [--net FILE]       fixed 
   betacut datagen-text <in.bin> [--limit N]
                                            print binary data as `FEN | score | result` lines
   betacut tune <data.txt> [--epochs N] [--lr X] [--l2 X] [--threads N] [--out FILE]
-                                           Texel-tune the evaluation weights";
+                                           Texel-tune the evaluation weights
+  betacut train <data files...> --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X]
+                  [--lr-decay X] [--wdl X] [--threads N] [--seed S] [--validation N]
+                  [--checkpoint DIR] [--resume FILE]
+                                           train a network on binary datagen files";
 
 /// Runs the tool `command` if it is one of ours; `None` if the command is not a tool here.
 pub fn run_tool(command: &str, args: &[String]) -> Option<Result<ExitCode, String>> {
@@ -36,6 +40,7 @@ pub fn run_tool(command: &str, args: &[String]) -> Option<Result<ExitCode, Strin
         "datagen" => run_datagen(args),
         "datagen-text" => run_datagen_text(args),
         "tune" => run_tune(args),
+        "train" => train_cli::run_train(args),
         _ => return None,
     })
 }
