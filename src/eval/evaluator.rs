@@ -1,17 +1,34 @@
 //! The evaluation as the search uses it: the static evaluation plus the running state it keeps
-//! along the line being searched (the material and square sums), its pawn cache and its cache
-//! of finished evaluations. The search tells it about every move made and taken back; the board
-//! only records what each move changed ([`crate::board::BoardChanges`]).
+//! along the line being searched, its pawn cache and its cache of finished evaluations. The
+//! search tells it about every move made and taken back; the board only records what each move
+//! changed ([`crate::board::BoardChanges`]).
+//!
+//! Two backends: the hand-crafted evaluation (the default), whose running state is the material
+//! and square sums, or a network ([`Evaluator::set_network`]), whose running state is its
+//! accumulator stack.
 
 use super::cache::EvalCache;
 use super::evaluate::evaluate_with_psq;
+use super::nnue::{AccumulatorStack, Network};
 use super::packed::S;
 use super::pawns::PawnCache;
 use super::psq;
 use crate::board::Position;
+use std::sync::Arc;
 
 /// Plies of running state reserved up front, so that following a search line never allocates.
 const LINE_CAPACITY: usize = 256;
+
+/// Plies of network accumulators reserved up front: the search's deepest ply (128) plus 8.
+/// Deeper lines still work (evaluated from scratch), they just cost more.
+pub const NETWORK_LINE_PLIES: usize = 128 + 8;
+
+/// A network and its accumulators along the line.
+#[derive(Clone, Debug)]
+struct NetworkState {
+    net: Arc<Network>,
+    stack: AccumulatorStack,
+}
 
 /// One search thread's evaluation and its running state.
 #[derive(Clone, Debug)]
@@ -19,8 +36,10 @@ pub struct Evaluator {
     pawns: PawnCache,
     cache: EvalCache,
     /// Material and square sums (White's view) of the positions on the current line: the root
-    /// first, the position on the board last.
+    /// first, the position on the board last (hand-crafted backend only).
     line: Vec<S>,
+    /// The network backend, when one is in use.
+    network: Option<NetworkState>,
 }
 
 impl Default for Evaluator {
@@ -36,9 +55,36 @@ impl Evaluator {
             pawns: PawnCache::new(),
             cache: EvalCache::new(),
             line: Vec::with_capacity(LINE_CAPACITY),
+            network: None,
         };
         evaluator.set_root(&Position::startpos());
         evaluator
+    }
+
+    /// Evaluates with `network` from now on, or with the hand-crafted evaluation if `None`.
+    /// The accumulator stack is allocated here, not in the search. Call [`Evaluator::set_root`]
+    /// before evaluating.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        let same = match (&self.network, &network) {
+            (Some(state), Some(net)) => Arc::ptr_eq(&state.net, net),
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            return;
+        }
+        self.network = network.map(|net| NetworkState {
+            stack: AccumulatorStack::new(net.hidden(), NETWORK_LINE_PLIES),
+            net,
+        });
+        // Cached evaluations came from the other backend.
+        self.cache.clear();
+        self.set_root(&Position::startpos());
+    }
+
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref().map(|state| &state.net)
     }
 
     /// Forgets what was learnt about earlier positions (a new game).
@@ -49,6 +95,10 @@ impl Evaluator {
 
     /// Starts a new line at `pos` (its state is computed from scratch).
     pub fn set_root(&mut self, pos: &Position) {
+        if let Some(state) = &mut self.network {
+            state.stack.set_root(&state.net, pos);
+            return;
+        }
         self.line.clear();
         self.line.push(psq::sum(pos));
     }
@@ -56,6 +106,10 @@ impl Evaluator {
     /// `pos` is the position after a move was made on the line's last position.
     #[inline]
     pub fn on_make(&mut self, pos: &Position) {
+        if let Some(state) = &mut self.network {
+            state.stack.push(pos.last_changes());
+            return;
+        }
         let last = self.current();
         self.line.push(psq::apply_changes(last, pos.last_changes()));
     }
@@ -63,6 +117,10 @@ impl Evaluator {
     /// A null move was made on the line's last position.
     #[inline]
     pub fn on_null(&mut self) {
+        if let Some(state) = &mut self.network {
+            state.stack.push(&crate::board::BoardChanges::NONE);
+            return;
+        }
         let last = self.current();
         self.line.push(last);
     }
@@ -70,6 +128,10 @@ impl Evaluator {
     /// The last move (or null move) was taken back.
     #[inline]
     pub fn on_unmake(&mut self) {
+        if let Some(state) = &mut self.network {
+            state.stack.pop();
+            return;
+        }
         if self.line.len() > 1 {
             self.line.pop();
         }
@@ -84,6 +146,10 @@ impl Evaluator {
     /// move's view.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        if let Some(state) = &mut self.network {
+            let NetworkState { net, stack } = state;
+            return self.cache.get_or_insert(pos, || stack.evaluate(net, pos));
+        }
         let psq = self.current();
         let pawns = &mut self.pawns;
         self.cache
@@ -91,7 +157,10 @@ impl Evaluator {
     }
 
     /// True if the running state matches `pos` computed from scratch (for tests).
-    pub fn is_consistent_with(&self, pos: &Position) -> bool {
+    pub fn is_consistent_with(&mut self, pos: &Position) -> bool {
+        if let Some(state) = &mut self.network {
+            return state.stack.matches_refresh(&state.net, pos);
+        }
         self.current() == psq::sum(pos)
     }
 }

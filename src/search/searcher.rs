@@ -8,8 +8,9 @@ use super::time::TimeBudget;
 use super::tt::TranspositionTable;
 use super::worker::{Shared, Worker, WorkerEvent};
 use crate::board::{Move, Position};
+use crate::eval::nnue::Network;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use super::tt::{Bound, TableAllocError};
@@ -104,6 +105,8 @@ pub struct Searcher {
     workers: Vec<Worker>,
     random_seed: Option<u64>,
     games: u64,
+    /// The network every worker evaluates with; the hand-crafted evaluation when `None`.
+    network: Option<Arc<Network>>,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -112,6 +115,7 @@ impl std::fmt::Debug for Searcher {
             .field("hash_mb", &self.hash_mb)
             .field("threads", &self.workers.len())
             .field("random", &self.random_seed.is_some())
+            .field("network", &self.network.as_ref().map(|n| n.hidden()))
             .finish()
     }
 }
@@ -126,6 +130,7 @@ impl Searcher {
             workers: vec![Worker::new(0)],
             random_seed: None,
             games: 0,
+            network: None,
         }
     }
 
@@ -156,8 +161,24 @@ impl Searcher {
         self.workers.truncate(threads);
         while self.workers.len() < threads {
             let id = self.workers.len();
-            self.workers.push(Worker::new(id));
+            let mut worker = Worker::new(id);
+            worker.evaluator.set_network(self.network.clone());
+            self.workers.push(worker);
         }
+    }
+
+    /// Evaluates with `network` from the next search on (every thread shares it), or with the
+    /// hand-crafted evaluation if `None`.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        for worker in &mut self.workers {
+            worker.evaluator.set_network(network.clone());
+        }
+        self.network = network;
+    }
+
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// Number of search threads.

@@ -3,7 +3,9 @@
 //! evaluation changes it, so commits that change either quote it ("Bench: N").
 
 use crate::board::Position;
+use crate::eval::nnue::Network;
 use crate::search::{SearchControl, SearchLimits, Searcher};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Depth used when none is given.
@@ -80,9 +82,14 @@ pub struct BenchSummary {
     pub best_moves: Vec<String>,
 }
 
-/// Searches every bench position to `depth` from a fresh state (one thread), calling `line`
-/// with a progress line per position.
-pub fn run_bench(depth: u32, mut line: impl FnMut(&str)) -> BenchSummary {
+/// Searches every bench position to `depth` from a fresh state (one thread), evaluating with
+/// `network` (the hand-crafted evaluation if `None`), calling `line` with a progress line per
+/// position.
+pub fn run_bench(
+    depth: u32,
+    network: Option<&Arc<Network>>,
+    mut line: impl FnMut(&str),
+) -> BenchSummary {
     let start = Instant::now();
     let mut nodes = 0;
     let mut best_moves = Vec::with_capacity(BENCH_FENS.len());
@@ -92,6 +99,7 @@ pub fn run_bench(depth: u32, mut line: impl FnMut(&str)) -> BenchSummary {
             continue;
         };
         let mut searcher = Searcher::new(BENCH_HASH_MB);
+        searcher.set_network(network.cloned());
         let control = SearchControl::new(false);
         let result = searcher.search(&pos, &SearchLimits::depth(depth), &control, &mut |_| {});
         nodes += result.nodes;

@@ -1,14 +1,17 @@
 //! Betacut's command line, the one dispatcher: no arguments starts the protocol loop (XBoard
 //! or UCI, chosen by the first command); subcommands run the tools: `perft`, `divide`,
-//! `perft-suite`, `bench`, `epd`, `datagen` and `tune`.
+//! `perft-suite`, `bench`, `epd`, `datagen`, `datagen-text`, `tune` and `train`.
 
-use super::{bench, datagen, epd, perft, tuner};
+use super::datagen::DataFormat;
+use super::{bench, datagen, epd, perft, records, train_cli, tuner};
 use crate::board::Position;
+use crate::eval::nnue::Network;
 use crate::search::SearchReport;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Usage of the whole command line.
 pub const USAGE: &str = "usage:
@@ -20,15 +23,24 @@ pub const USAGE: &str = "usage:
   betacut divide <depth> [--fen FEN]       perft split by root move
   betacut perft-suite <file.epd> [--max-depth N]
                                            check an EPD perft suite (exit 1 on mismatch)
-  betacut bench [depth]                    fixed positions, fixed depth: `<nodes> nodes <nps> nps`
+  betacut bench [depth] [--net FILE]       fixed positions, fixed depth: `<nodes> nodes <nps> nps`
   betacut epd <file.epd> [--movetime MS] [--depth N] [--nodes N] [--threads N] [--hash MB]
-                  [--verbose]              run a bm/am test suite, print solved/total
+                  [--net FILE] [--verbose] run a bm/am test suite, print solved/total
                                            (--verbose: every iteration of every search)
-  betacut datagen <out.txt> [--games N] [--nodes N] [--seed S] [--threads N]
-                  [--random-plies N] [--openings FILE]
-                                           self-play tuning data: `FEN | result` lines
+  betacut datagen <out> [--text] [--games N] [--first-game K] [--nodes N] [--depth N]
+                  [--seed S] [--threads N] [--hash MB] [--random-plies N] [--openings FILE]
+                  [--net FILE]             self-play data, games K..K+N in game order: 32-byte
+                                           records with score and result (for `train`), or with
+                                           --text (implied by an output name ending in .txt)
+                                           `FEN | result` lines for `tune`
+  betacut datagen-text <in.bin> [--limit N]
+                                           print binary data as `FEN | score | result` lines
   betacut tune <data.txt> [--epochs N] [--lr X] [--l2 X] [--threads N] [--out FILE]
-                                           Texel-tune the evaluation weights";
+                                           Texel-tune the evaluation weights
+  betacut train <data files...> --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X]
+                  [--lr-decay X] [--wdl X] [--threads N] [--seed S] [--validation N]
+                  [--checkpoint DIR] [--resume FILE]
+                                           train a network on binary datagen files";
 
 /// Runs the command line `args` (without the program name) and returns the exit code; errors
 /// print the usage to standard error and exit with 2.
@@ -67,7 +79,9 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         "bench" => run_bench(rest),
         "epd" => run_epd(rest),
         "datagen" => run_datagen(rest),
+        "datagen-text" => run_datagen_text(rest),
         "tune" => run_tune(rest),
+        "train" => train_cli::run_train(rest),
         other => Err(format!("unknown command {other:?}")),
     }
 }
@@ -146,8 +160,24 @@ fn position_option(args: &[String]) -> Result<Position, String> {
     }
 }
 
+/// `--net FILE`: the network to evaluate with, if given.
+pub(crate) fn net_option(args: &[String]) -> Result<Option<Arc<Network>>, String> {
+    match flag::<PathBuf>(args, "--net")? {
+        Some(path) => Network::load(&path)
+            .map(|net| Some(Arc::new(net)))
+            .map_err(|e| e.to_string()),
+        None => Ok(None),
+    }
+}
+
+/// `h:mm:ss`.
+pub(crate) fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
 /// The value after `flag`, parsed.
-fn flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, String> {
+pub(crate) fn flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, String> {
     match args.iter().position(|a| a == name) {
         None => Ok(None),
         Some(i) => {
@@ -159,18 +189,19 @@ fn flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, 
     }
 }
 
-fn default_threads() -> usize {
+pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn run_bench(args: &[String]) -> Result<ExitCode, String> {
-    let depth = match args.first() {
+    let depth = match args.first().filter(|a| !a.starts_with("--")) {
         Some(text) => text
             .parse::<u32>()
             .map_err(|_| format!("bad depth {text:?}"))?,
         None => bench::DEFAULT_BENCH_DEPTH,
     };
-    let summary = bench::run_bench(depth, |line| eprintln!("{line}"));
+    let network = net_option(args)?;
+    let summary = bench::run_bench(depth, network.as_ref(), |line| eprintln!("{line}"));
     println!("{} nodes {} nps", summary.nodes, summary.nps);
     Ok(ExitCode::SUCCESS)
 }
@@ -185,6 +216,7 @@ fn run_epd(args: &[String]) -> Result<ExitCode, String> {
     );
     let threads = flag(args, "--threads")?.unwrap_or(1);
     let hash = flag(args, "--hash")?.unwrap_or(64);
+    let network = net_option(args)?;
     let start = Instant::now();
     let verbose = args.iter().any(|a| a == "--verbose");
     let mut show_iteration = |pos: &mut Position, r: &SearchReport| {
@@ -200,10 +232,18 @@ fn run_epd(args: &[String]) -> Result<ExitCode, String> {
             );
         }
     };
-    let outcomes = epd::run_epd(&cases, &limits, hash, threads, &mut show_iteration, |o| {
-        let mark = if o.solved { "ok  " } else { "FAIL" };
-        println!("{mark} {:12} played {:8} {}", o.id, o.played, o.expected);
-    });
+    let outcomes = epd::run_epd(
+        &cases,
+        &limits,
+        hash,
+        threads,
+        network,
+        &mut show_iteration,
+        |o| {
+            let mark = if o.solved { "ok  " } else { "FAIL" };
+            println!("{mark} {:12} played {:8} {}", o.id, o.played, o.expected);
+        },
+    );
     let solved = outcomes.iter().filter(|o| o.solved).count();
     let failed: Vec<&str> = outcomes
         .iter()
@@ -220,7 +260,10 @@ fn run_epd(args: &[String]) -> Result<ExitCode, String> {
 }
 
 fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
-    let out_path = args.first().ok_or("datagen needs an output file")?;
+    let out_path = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .ok_or("datagen needs an output file")?;
     let openings = match flag::<PathBuf>(args, "--openings")? {
         Some(path) => std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?
@@ -230,29 +273,77 @@ fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
             .collect(),
         None => Vec::new(),
     };
+    let format = if args.iter().any(|a| a == "--text") || out_path.ends_with(".txt") {
+        DataFormat::Text
+    } else {
+        DataFormat::Binary
+    };
+    let depth: Option<u32> = flag(args, "--depth")?;
+    let nodes: Option<u64> = flag(args, "--nodes")?;
+    let defaults = datagen::DatagenConfig::default();
     let config = datagen::DatagenConfig {
-        games: flag(args, "--games")?.unwrap_or(1000),
-        nodes: flag(args, "--nodes")?.unwrap_or(6000),
-        random_plies: flag(args, "--random-plies")?.unwrap_or(8),
-        seed: flag(args, "--seed")?.unwrap_or(1),
+        games: flag(args, "--games")?.unwrap_or(defaults.games),
+        first_game: flag(args, "--first-game")?.unwrap_or(0),
+        // A depth alone limits by depth; otherwise the node budget (default 6000) applies.
+        nodes: if depth.is_some() {
+            nodes
+        } else {
+            nodes.or(defaults.nodes)
+        },
+        depth,
+        random_plies: flag(args, "--random-plies")?.unwrap_or(defaults.random_plies),
+        seed: flag(args, "--seed")?.unwrap_or(defaults.seed),
         threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
+        hash_mb: flag(args, "--hash")?.unwrap_or(defaults.hash_mb),
         openings,
+        network: net_option(args)?,
     };
     let file =
         std::fs::File::create(out_path).map_err(|e| format!("cannot create {out_path}: {e}"))?;
     let mut out = std::io::BufWriter::new(file);
     let start = Instant::now();
-    let written = datagen::run_datagen(&config, &mut out, |games, positions| {
-        if games % 100 == 0 || games == config.games {
-            eprintln!(
-                "{games}/{} games, {positions} positions, {:.0} s",
-                config.games,
-                start.elapsed().as_secs_f64()
-            );
+    let mut last_report = Instant::now();
+    let total = config.games;
+    let written = datagen::run_datagen(&config, format, &mut out, |games, positions| {
+        if last_report.elapsed() < Duration::from_secs(10) && games < total {
+            return;
         }
+        last_report = Instant::now();
+        let elapsed = start.elapsed();
+        let secs = elapsed.as_secs_f64().max(1e-3);
+        let eta = Duration::from_secs_f64(secs / games.max(1) as f64 * (total - games) as f64);
+        eprintln!(
+            "datagen: {games}/{total} games ({:.1} %), {positions} positions, {:.0} positions/s, \
+             {:.2} games/s, elapsed {}, ETA {}",
+            100.0 * games as f64 / total.max(1) as f64,
+            positions as f64 / secs,
+            games as f64 / secs,
+            clock(elapsed),
+            clock(eta)
+        );
     })
     .map_err(|e| format!("writing {out_path}: {e}"))?;
-    println!("{written} positions written to {out_path}");
+    println!(
+        "{written} positions of games {}..{} written to {out_path} ({})",
+        config.first_game,
+        config.first_game + config.games,
+        match format {
+            DataFormat::Text => "text",
+            DataFormat::Binary => "binary records",
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_datagen_text(args: &[String]) -> Result<ExitCode, String> {
+    let path = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .ok_or("datagen-text needs a binary data file")?;
+    let limit: Option<u64> = flag(args, "--limit")?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    records::write_text(Path::new(path), limit, &mut out).map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,13 +1,22 @@
-//! `betacut datagen`: self-play games at a fixed node budget that produce tuning data.
+//! `betacut datagen`: self-play games at a fixed node budget (or depth) that produce training
+//! data for the network (binary records, [`super::records`]) or the Texel tuner (text).
 //!
 //! Every game starts from the start position (or a line of an openings file) followed by a few
-//! random plies drawn from a seeded generator, then Betacut plays both sides with a fixed node
-//! budget per move, single-threaded per game: the same seed always gives the same games,
-//! whatever the number of threads. Quiet positions (not in check, best move not a capture or
-//! queen promotion) are written as `FEN | result`, the result from White's view (1.0, 0.5,
-//! 0.0), games in index order.
+//! random plies drawn from a generator seeded by the run's seed and the game's number, then
+//! Betacut plays both sides with a fixed budget per move, single-threaded per game, with its
+//! table and histories cleared: game `i` depends only on the seed and `i`, whatever the number
+//! of threads, so a run can be split into ranges of games (`first_game`) whose outputs
+//! concatenate into the output of one run. Games are written in game order.
+//!
+//! A position is kept if it is not in check, the move the search chose is not a capture or
+//! queen promotion and its score is below 2000 cp (so no mate scores). The binary data also
+//! leaves out positions whose chosen move is an underpromotion (any promotion is noisy); the
+//! text data keeps them, as it always has. Text lines are `FEN | result`; records hold the
+//! search score and the result, both from White's view.
 
+use super::records::{DataRecord, GameResult, PackedRecord};
 use crate::board::{Color, Position};
+use crate::eval::nnue::Network;
 use crate::search::picker::is_noisy;
 use crate::search::{SearchControl, SearchLimits, Searcher};
 use rand::rngs::StdRng;
@@ -15,38 +24,114 @@ use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
+
+/// Scores at or beyond this (centipawns, either side) are not written.
+pub const MAX_RECORDED_SCORE: i32 = 2000;
 
 /// Settings of a data-generation run.
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
     /// Number of games.
     pub games: usize,
-    /// Node budget per move.
-    pub nodes: u64,
+    /// Number of the first game (games `first_game .. first_game + games` are played).
+    pub first_game: usize,
+    /// Node budget per move (`None`: no node limit).
+    pub nodes: Option<u64>,
+    /// Depth limit per move (`None`: no depth limit).
+    pub depth: Option<u32>,
     /// Random plies played after the opening position.
     pub random_plies: usize,
     /// Seed of the random openings.
     pub seed: u64,
     /// Games played in parallel.
     pub threads: usize,
+    /// Transposition table per thread, MiB.
+    pub hash_mb: usize,
     /// Opening positions (FENs) to start from; the start position when empty.
     pub openings: Vec<String>,
+    /// The network both sides play with; the hand-crafted evaluation when `None`.
+    pub network: Option<Arc<Network>>,
 }
 
-/// Result of one game from White's view, as written in the data.
-fn result_label(white_score: f32) -> &'static str {
-    if white_score > 0.75 {
-        "1.0"
-    } else if white_score < 0.25 {
-        "0.0"
-    } else {
-        "0.5"
+impl Default for DatagenConfig {
+    fn default() -> DatagenConfig {
+        DatagenConfig {
+            games: 1000,
+            first_game: 0,
+            nodes: Some(6000),
+            depth: None,
+            random_plies: 8,
+            seed: 1,
+            threads: 1,
+            hash_mb: 16,
+            openings: Vec::new(),
+            network: None,
+        }
     }
 }
 
-/// Plays game number `index` and returns its labelled positions.
-pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) -> Vec<String> {
+/// What a run writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataFormat {
+    /// 32-byte records with score and result ([`super::records`]).
+    Binary,
+    /// `FEN | result` lines for the Texel tuner.
+    Text,
+}
+
+/// A kept position of a game.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// The position's FEN.
+    pub fen: String,
+    /// The position's record (its result is filled in when the game ends).
+    pub record: DataRecord,
+    /// The chosen move was a promotion (an underpromotion: queen promotions are not kept).
+    pub promotes: bool,
+}
+
+/// A finished game: its kept positions and its result.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// Kept positions, in game order.
+    pub samples: Vec<Sample>,
+    /// The result from White's view.
+    pub result: GameResult,
+}
+
+impl PlayedGame {
+    fn empty() -> PlayedGame {
+        PlayedGame {
+            samples: Vec::new(),
+            result: GameResult::Draw,
+        }
+    }
+
+    /// Appends the game's data in `format` to `out`; returns the number of positions.
+    fn write(&self, format: DataFormat, out: &mut dyn Write) -> std::io::Result<usize> {
+        let mut written = 0;
+        for sample in &self.samples {
+            match format {
+                DataFormat::Text => writeln!(out, "{} | {}", sample.fen, self.result.label())?,
+                DataFormat::Binary if sample.promotes => continue,
+                DataFormat::Binary => {
+                    let record = DataRecord {
+                        result: self.result,
+                        ..sample.record.clone()
+                    };
+                    let bytes: PackedRecord = record.to_bytes();
+                    out.write_all(&bytes)?;
+                }
+            }
+            written += 1;
+        }
+        Ok(written)
+    }
+}
+
+/// Plays game number `index` (its opening depends only on the seed and `index`).
+pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) -> PlayedGame {
     let mut rng =
         StdRng::seed_from_u64(config.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let start = if config.openings.is_empty() {
@@ -55,25 +140,30 @@ pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) 
         let line = &config.openings[rng.gen_range(0..config.openings.len())];
         match Position::from_fen(line) {
             Ok(pos) => pos,
-            Err(_) => return Vec::new(),
+            Err(_) => return PlayedGame::empty(),
         }
     };
     let mut pos = start;
     for _ in 0..config.random_plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return Vec::new();
+            return PlayedGame::empty();
         }
         let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
         pos.make_move(mv);
     }
     if !pos.has_legal_move() {
-        return Vec::new();
+        return PlayedGame::empty();
     }
     pos.clear_history();
     searcher.clear();
 
-    let mut recorded: Vec<String> = Vec::new();
+    let limits = SearchLimits {
+        nodes: config.nodes,
+        depth: config.depth,
+        ..SearchLimits::default()
+    };
+    let mut samples = Vec::new();
     let mut decisive_plies = 0;
     let mut quiet_plies = 0;
     let white_score: f32 = loop {
@@ -92,10 +182,6 @@ pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) 
         {
             break 0.5;
         }
-        let limits = SearchLimits {
-            nodes: Some(config.nodes),
-            ..SearchLimits::default()
-        };
         let control = SearchControl::new(false);
         let result = searcher.search(&pos, &limits, &control, &mut |_| {});
         if result.best_move.is_none() {
@@ -119,57 +205,63 @@ pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) 
         } else {
             quiet_plies = 0;
         }
-        if !pos.in_check() && !is_noisy(&pos, result.best_move) && white_view.abs() < 2000 {
-            recorded.push(pos.to_fen());
+        if !pos.in_check()
+            && !is_noisy(&pos, result.best_move)
+            && white_view.abs() < MAX_RECORDED_SCORE
+        {
+            samples.push(Sample {
+                fen: pos.to_fen(),
+                record: DataRecord::from_position(&pos, white_view as i16, GameResult::Draw),
+                promotes: result.best_move.promotion_kind().is_some(),
+            });
         }
         pos.make_move(result.best_move);
     };
-    let label = result_label(white_score);
-    recorded
-        .into_iter()
-        .map(|fen| format!("{fen} | {label}"))
-        .collect()
+    PlayedGame {
+        samples,
+        result: GameResult::from_white_score(white_score),
+    }
 }
 
-/// Runs the games on `config.threads` threads and writes the positions to `out` in game order.
-/// `progress` is called after each game with (games done, positions written).
+/// Plays games `first_game .. first_game + games` on `config.threads` threads and writes their
+/// data in `format` to `out` in game order. `progress` is called after each game written with
+/// (games done, positions written). Returns the number of positions written.
 pub fn run_datagen(
     config: &DatagenConfig,
+    format: DataFormat,
     out: &mut dyn Write,
     mut progress: impl FnMut(usize, usize),
 ) -> std::io::Result<usize> {
     let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(usize, Vec<String>)>();
+    let (sender, receiver) = mpsc::channel::<(usize, PlayedGame)>();
     let mut written = 0;
     std::thread::scope(|scope| -> std::io::Result<()> {
         for _ in 0..config.threads.max(1) {
             let sender = sender.clone();
             let next = &next;
             scope.spawn(move || {
-                let mut searcher = Searcher::new(16);
+                let mut searcher = Searcher::new(config.hash_mb);
+                searcher.set_network(config.network.clone());
                 loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= config.games {
+                    let offset = next.fetch_add(1, Ordering::Relaxed);
+                    if offset >= config.games {
                         break;
                     }
-                    let lines = play_game(index, config, &mut searcher);
-                    if sender.send((index, lines)).is_err() {
+                    let game = play_game(config.first_game + offset, config, &mut searcher);
+                    if sender.send((offset, game)).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(sender);
-        // Games finish out of order; write them strictly by index so output is reproducible.
-        let mut pending: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        // Games finish out of order; write them strictly by number so output is reproducible.
+        let mut pending: BTreeMap<usize, PlayedGame> = BTreeMap::new();
         let mut next_to_write = 0;
-        for (index, lines) in receiver {
-            pending.insert(index, lines);
-            while let Some(lines) = pending.remove(&next_to_write) {
-                for line in &lines {
-                    writeln!(out, "{line}")?;
-                }
-                written += lines.len();
+        for (offset, game) in receiver {
+            pending.insert(offset, game);
+            while let Some(game) = pending.remove(&next_to_write) {
+                written += game.write(format, out)?;
                 next_to_write += 1;
                 progress(next_to_write, written);
             }
@@ -183,25 +275,32 @@ pub fn run_datagen(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::is_mate;
+    use crate::tools::records::parse_records;
+    use std::path::Path;
+
+    fn config(games: usize, threads: usize) -> DatagenConfig {
+        DatagenConfig {
+            games,
+            nodes: Some(500),
+            random_plies: 6,
+            seed: 7,
+            threads,
+            hash_mb: 2,
+            ..DatagenConfig::default()
+        }
+    }
+
+    fn run(config: &DatagenConfig, format: DataFormat) -> (Vec<u8>, usize) {
+        let mut out = Vec::new();
+        let n = run_datagen(config, format, &mut out, |_, _| {}).unwrap_or(0);
+        (out, n)
+    }
 
     #[test]
     fn games_are_reproducible_and_labelled() {
-        let config = DatagenConfig {
-            games: 2,
-            nodes: 500,
-            random_plies: 6,
-            seed: 7,
-            threads: 1,
-            openings: Vec::new(),
-        };
-        let mut a = Vec::new();
-        let mut b = Vec::new();
-        let n = run_datagen(&config, &mut a, |_, _| {}).unwrap_or(0);
-        let config2 = DatagenConfig {
-            threads: 2,
-            ..config
-        };
-        run_datagen(&config2, &mut b, |_, _| {}).unwrap_or(0);
+        let (a, n) = run(&config(2, 1), DataFormat::Text);
+        let (b, _) = run(&config(2, 2), DataFormat::Text);
         assert!(n > 10, "a game yields positions");
         assert_eq!(a, b, "same seed, same data, whatever the threads");
         let text = String::from_utf8(a).unwrap_or_default();
@@ -209,6 +308,46 @@ mod tests {
             let (fen, label) = line.split_once(" | ").unwrap_or(("", ""));
             assert!(Position::from_fen(fen).is_ok(), "{line}");
             assert!(["1.0", "0.5", "0.0"].contains(&label), "{line}");
+        }
+    }
+
+    #[test]
+    fn binary_data_is_reproducible_resumable_and_filtered() {
+        let (whole, n) = run(&config(3, 2), DataFormat::Binary);
+        assert_eq!(whole.len(), 32 * n);
+        assert!(n > 20);
+        // Games 0..1 then 1..3 concatenate into games 0..3.
+        let (head, _) = run(&config(1, 1), DataFormat::Binary);
+        let tail_config = DatagenConfig {
+            first_game: 1,
+            ..config(2, 1)
+        };
+        let (tail, _) = run(&tail_config, DataFormat::Binary);
+        assert_eq!([head, tail].concat(), whole);
+
+        // The same games as text: the binary records are the text's positions (less any
+        // underpromotions), with the same results.
+        let (text, _) = run(&config(3, 1), DataFormat::Text);
+        let text = String::from_utf8(text).unwrap_or_default();
+        let records = parse_records(Path::new("whole"), &whole).unwrap_or_else(|e| panic!("{e}"));
+        let mut lines = text.lines();
+        for bytes in &records {
+            let record = DataRecord::from_bytes(bytes).unwrap_or_else(|e| panic!("{e}"));
+            let line = lines
+                .find(|l| {
+                    l.split_whitespace().take(2).collect::<Vec<_>>()
+                        == record
+                            .to_fen()
+                            .split_whitespace()
+                            .take(2)
+                            .collect::<Vec<_>>()
+                })
+                .unwrap_or_else(|| panic!("{} not in the text data", record.to_fen()));
+            assert!(line.ends_with(record.result.label()), "{line}");
+            let score = i32::from(record.score);
+            assert!(score.abs() < MAX_RECORDED_SCORE && !is_mate(score));
+            let pos = Position::from_fen(&record.to_fen()).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!pos.in_check(), "{}", record.to_fen());
         }
     }
 }

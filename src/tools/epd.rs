@@ -2,8 +2,10 @@
 //! operations and reports how many the engine solves.
 
 use crate::board::{Move, Position};
+use crate::eval::nnue::Network;
 use crate::search::{Bound, SearchControl, SearchLimits, SearchReport, SearchUpdate, Searcher};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// One test position.
@@ -92,18 +94,21 @@ pub fn judge(pos: &Position, case: &EpdCase, played: Move) -> bool {
     (case.best.is_empty() || matches(&case.best)) && !matches(&case.avoid)
 }
 
-/// Runs every case with a fresh search of `limits` each, calling `on_iteration` (with a copy
-/// of the case's position) after each completed iteration and `report` per case.
+/// Runs every case with a fresh search of `limits` each (evaluating with `network`, or the
+/// hand-crafted evaluation if `None`), calling `on_iteration` (with a copy of the case's
+/// position) after each completed iteration and `report` per case.
 pub fn run_epd(
     cases: &[EpdCase],
     limits: &SearchLimits,
     hash_mb: usize,
     threads: usize,
+    network: Option<Arc<Network>>,
     on_iteration: &mut (dyn FnMut(&mut Position, &SearchReport) + Send),
     mut report: impl FnMut(&EpdOutcome),
 ) -> Vec<EpdOutcome> {
     let mut searcher = Searcher::new(hash_mb);
     searcher.set_threads(threads);
+    searcher.set_network(network);
     let mut outcomes = Vec::with_capacity(cases.len());
     for case in cases {
         let Ok(mut pos) = Position::from_fen(&case.fen) else {
@@ -200,7 +205,7 @@ mod tests {
             "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - bm Qxh7+; id \"WAC.004\";\n";
         let cases = parse_epd(text).unwrap_or_else(|e| panic!("{e}"));
         let limits = suite_limits(None, None, Some(2_000_000));
-        let outcomes = run_epd(&cases, &limits, 16, 1, &mut |_, _| {}, |_| {});
+        let outcomes = run_epd(&cases, &limits, 16, 1, None, &mut |_, _| {}, |_| {});
         assert_eq!(outcomes.len(), 1);
         assert!(outcomes[0].solved, "played {}", outcomes[0].played);
         assert_eq!(outcomes[0].played, "Qxh7+");

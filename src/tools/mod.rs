@@ -1,5 +1,5 @@
-//! Tools built into the binary: perft, bench, EPD suites, tuning-data generation and the
-//! Texel tuner.
+//! Tools built into the binary: perft, bench, EPD suites, training-data generation, the Texel
+//! tuner and the network trainer.
 
 pub mod bench;
 pub mod cli;
@@ -7,4 +7,7 @@ pub mod datagen;
 pub mod epd;
 pub mod input;
 pub mod perft;
+pub mod records;
+pub mod train_cli;
+pub mod trainer;
 pub mod tuner;

@@ -86,7 +86,8 @@ impl Dataset {
     }
 }
 
-/// Parses `FEN | result` lines (also accepts `FEN [result]`).
+/// Parses `FEN | result` lines (also accepts `FEN [result]`, and `FEN | score | result` as
+/// `betacut datagen-text` prints: the result is the last field).
 pub fn parse_data(text: &str) -> Result<Dataset, TuneError> {
     let mut data = Dataset::default();
     for (i, raw) in text.lines().enumerate() {
@@ -98,7 +99,9 @@ pub fn parse_data(text: &str) -> Result<Dataset, TuneError> {
             line: i + 1,
             reason,
         };
-        let (fen, label) = if let Some((fen, label)) = raw.split_once('|') {
+        let (fen, label) = if let (Some((fen, _)), Some((_, label))) =
+            (raw.split_once('|'), raw.rsplit_once('|'))
+        {
             (fen.trim(), label.trim())
         } else if let Some(open) = raw.rfind('[') {
             (
@@ -341,6 +344,16 @@ r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 | 0.5
 r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10 | 1.0
 8/5k2/3b4/2p5/2P5/3B4/5K2/8 b - - 0 1 | 0.5
 ";
+
+    #[test]
+    fn data_lines_with_a_score_read_their_result_from_the_last_field() {
+        let plain = parse_data(SAMPLE).unwrap_or_else(|e| panic!("{e}"));
+        let scored = SAMPLE.replace(" | ", " | 37 | ");
+        let with_scores = parse_data(&scored).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(with_scores.results, plain.results);
+        assert_eq!(with_scores.results, vec![0.5, 0.0, 1.0, 0.5]);
+        assert!(parse_data("8/8/8/8/8/8/8/8 w - - 0 1 | 0.5").is_err());
+    }
 
     #[test]
     fn the_linear_model_reproduces_the_engine_evaluation() {

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Generates training data in chunks of games, resumably: chunk files that are complete are kept,
+# so the run can be stopped and started again, split over machines (disjoint game ranges), or
+# extended later. Game i depends only on the seed and i, so the concatenated chunks equal one
+# long run of `betacut datagen --games TOTAL`.
+#
+# usage: scripts/datagen_chunks.sh BINARY OUT_DIR SEED TOTAL_GAMES CHUNK_GAMES [datagen flags...]
+# e.g.   nice -n 19 scripts/datagen_chunks.sh target/release/betacut ~/betacut-data/gen1 4301 \
+#            120000 10000 --nodes 5000 --threads 2
+# Then:  cat OUT_DIR/chunk-*.bin > gen1.bin   (the chunk names sort in game order)
+set -euo pipefail
+if [ $# -lt 5 ]; then
+    sed -n '2,12p' "$0"
+    exit 2
+fi
+binary=$1 out=$2 seed=$3 total=$4 chunk=$5
+shift 5
+mkdir -p "$out"
+for ((first = 0; first < total; first += chunk)); do
+    games=$((total - first < chunk ? total - first : chunk))
+    name=$(printf "%s/chunk-%09d.bin" "$out" "$first")
+    if [ -f "$name" ]; then
+        continue
+    fi
+    echo "$(date -u +%FT%TZ) games $first..$((first + games)) -> $name" >> "$out/log"
+    "$binary" datagen "$name.part" --games "$games" --first-game "$first" --seed "$seed" "$@" \
+        2>> "$out/progress"
+    mv "$name.part" "$name"
+done
+echo "$(date -u +%FT%TZ) done: $total games" >> "$out/log"

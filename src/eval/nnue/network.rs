@@ -1,0 +1,579 @@
+//! A quantised network and its file format.
+//!
+//! A net file is a 32-byte header followed by the payload, all little-endian:
+//!
+//! | bytes  | field                                                                    |
+//! | ------ | ------------------------------------------------------------------------ |
+//! | 0..4   | magic `BCNN`                                                             |
+//! | 4..6   | format version, 1                                                        |
+//! | 6..8   | input set: 1 = 768 inputs per perspective ([`super::features`])          |
+//! | 8..12  | hidden size `H` (a multiple of 32, at most 4096)                         |
+//! | 12..14 | QA (255), the scale of the feature weights and biases                    |
+//! | 14..16 | QB (64), the scale of the output weights                                 |
+//! | 16..18 | output scale (400): the output times this is centipawns                  |
+//! | 18..20 | activation: 1 = SCReLU                                                   |
+//! | 20..24 | payload length in bytes: `2 * (768 * H + H + 2 * H) + 4`                 |
+//! | 24..32 | FNV-1a 64-bit hash of the payload                                        |
+//!
+//! Payload: feature weights `i16[768][H]` (one row of `H` per input), feature biases `i16[H]`,
+//! output weights `i16[2 * H]` (the side to move's half first), output bias `i32`.
+//!
+//! Parsing checks every field, the length and the hash, and that the weights keep the integer
+//! arithmetic exact: the output weights within +-127 and no accumulator able to leave `i16`
+//! with 32 pieces on the board. A bad file gives a [`NetError`], never a panic.
+
+use super::features::feature_index;
+use super::forward::screlu_dot;
+use super::{HIDDEN_MULTIPLE, INPUTS, MAX_ACTIVE, MAX_EVAL, MAX_HIDDEN, MAX_OUTPUT_WEIGHT};
+use super::{QA, QB, SCALE};
+use crate::board::{Color, Position};
+use std::path::Path;
+use thiserror::Error;
+
+/// The file's first four bytes.
+pub const MAGIC: [u8; 4] = *b"BCNN";
+/// Format version written and read.
+pub const VERSION: u16 = 1;
+/// Input set 1: 768 inputs per perspective.
+pub const INPUT_SET_768: u16 = 1;
+/// Activation 1: squared clipped ReLU.
+pub const ACTIVATION_SCRELU: u16 = 1;
+/// Length of the header.
+pub const HEADER_LEN: usize = 32;
+
+/// Why a net file was refused.
+#[derive(Debug, Error)]
+pub enum NetError {
+    /// The file could not be read.
+    #[error("cannot read net file {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Fewer bytes than the header needs.
+    #[error("net file too short: {0} bytes, the header alone takes 32")]
+    TooShort(usize),
+    /// The magic number is wrong: not a Betacut net.
+    #[error("not a Betacut net file (magic {0:02x?}, expected \"BCNN\")")]
+    BadMagic([u8; 4]),
+    /// A format version this build cannot read.
+    #[error("net format version {0} is not supported (this build reads version 1)")]
+    UnsupportedVersion(u16),
+    /// An input set this build does not know.
+    #[error("net input set {0} is not supported (this build knows 1: 768 per perspective)")]
+    UnsupportedInputs(u16),
+    /// An activation this build does not know.
+    #[error("net activation {0} is not supported (this build knows 1: SCReLU)")]
+    UnsupportedActivation(u16),
+    /// A hidden size that is zero, too large or not a multiple of 32.
+    #[error("net hidden size {0} is not a multiple of 32 between 32 and 4096")]
+    BadHiddenSize(u64),
+    /// Quantisation constants other than this build's.
+    #[error("net quantised with QA = {qa}, QB = {qb}; this build needs QA = 255, QB = 64")]
+    UnsupportedQuantisation {
+        /// Feature weight scale in the file.
+        qa: u16,
+        /// Output weight scale in the file.
+        qb: u16,
+    },
+    /// An output scale of zero.
+    #[error("net output scale is 0")]
+    BadScale,
+    /// The payload length in the header does not fit the hidden size.
+    #[error("net header says the payload is {found} bytes, hidden size {hidden} needs {expected}")]
+    PayloadLengthMismatch {
+        /// Hidden size in the header.
+        hidden: usize,
+        /// Length the hidden size needs.
+        expected: u64,
+        /// Length the header states.
+        found: u64,
+    },
+    /// The file is shorter or longer than the header says.
+    #[error("net file is {found} bytes, the header says {expected} (truncated or trailing data)")]
+    LengthMismatch {
+        /// Header plus stated payload.
+        expected: u64,
+        /// Actual length.
+        found: u64,
+    },
+    /// The payload's hash differs from the header's: the file is damaged.
+    #[error(
+        "net payload hash {found:016x} differs from the header's {expected:016x}: damaged file"
+    )]
+    ChecksumMismatch {
+        /// Hash in the header.
+        expected: u64,
+        /// Hash of the payload.
+        found: u64,
+    },
+    /// Arrays of the wrong length given to [`Network::from_parts`].
+    #[error("net {what} has {found} values, hidden size {hidden} needs {expected}")]
+    WrongArrayLength {
+        /// Which array.
+        what: &'static str,
+        /// Hidden size.
+        hidden: usize,
+        /// Values needed.
+        expected: usize,
+        /// Values given.
+        found: usize,
+    },
+    /// An output weight beyond +-127, which the forward pass cannot multiply in 16 bits.
+    #[error("net output weight {index} is {value}, beyond +-127")]
+    OutputWeightOutOfRange {
+        /// Index in the output weights.
+        index: usize,
+        /// Its value.
+        value: i16,
+    },
+    /// Weights so large that a hidden unit's accumulator could leave the i16 range.
+    #[error("net hidden unit {unit} can reach {bound}, beyond the i16 accumulator's range")]
+    AccumulatorOverflow {
+        /// The hidden unit.
+        unit: usize,
+        /// Worst-case magnitude of its accumulator.
+        bound: i64,
+    },
+}
+
+/// A quantised perspective network (see the module docs for the file format).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    scale: i32,
+    /// `INPUTS` rows of `hidden` weights.
+    feature_weights: Box<[i16]>,
+    feature_bias: Box<[i16]>,
+    /// The side to move's `hidden` weights, then the other side's.
+    output_weights: Box<[i16]>,
+    output_bias: i32,
+}
+
+/// FNV-1a, 64 bits: the payload hash of the file format.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// Payload length of a net of `hidden` units.
+pub fn payload_len(hidden: usize) -> u64 {
+    2 * (INPUTS as u64 * hidden as u64 + 3 * hidden as u64) + 4
+}
+
+/// Reads little-endian values from a byte slice whose length was checked beforehand.
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        if let Some((head, rest)) = self.bytes.split_at_checked(N) {
+            out.copy_from_slice(head);
+            self.bytes = rest;
+        }
+        out
+    }
+
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes(self.take())
+    }
+
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+
+    fn u64(&mut self) -> u64 {
+        u64::from_le_bytes(self.take())
+    }
+
+    fn i16s(&mut self, count: usize) -> Box<[i16]> {
+        let (head, rest) = self
+            .bytes
+            .split_at_checked(2 * count)
+            .unwrap_or((self.bytes, &[]));
+        self.bytes = rest;
+        head.chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    }
+}
+
+impl Network {
+    /// Builds a network from its quantised arrays, checking their lengths and ranges.
+    pub fn from_parts(
+        hidden: usize,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, NetError> {
+        Network::checked(
+            hidden,
+            SCALE,
+            feature_weights.into_boxed_slice(),
+            feature_bias.into_boxed_slice(),
+            output_weights.into_boxed_slice(),
+            output_bias,
+        )
+    }
+
+    fn checked(
+        hidden: usize,
+        scale: i32,
+        feature_weights: Box<[i16]>,
+        feature_bias: Box<[i16]>,
+        output_weights: Box<[i16]>,
+        output_bias: i32,
+    ) -> Result<Network, NetError> {
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_MULTIPLE) {
+            return Err(NetError::BadHiddenSize(hidden as u64));
+        }
+        for (what, found, expected) in [
+            ("feature weights", feature_weights.len(), INPUTS * hidden),
+            ("feature biases", feature_bias.len(), hidden),
+            ("output weights", output_weights.len(), 2 * hidden),
+        ] {
+            if found != expected {
+                return Err(NetError::WrongArrayLength {
+                    what,
+                    hidden,
+                    expected,
+                    found,
+                });
+            }
+        }
+        if let Some((index, &value)) = output_weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+        {
+            return Err(NetError::OutputWeightOutOfRange { index, value });
+        }
+        // Worst case of every unit: its bias plus MAX_ACTIVE of its largest weights.
+        let mut largest = vec![0i64; hidden];
+        for row in feature_weights.chunks_exact(hidden) {
+            for (m, &w) in largest.iter_mut().zip(row) {
+                *m = (*m).max(i64::from(w).abs());
+            }
+        }
+        for (unit, (&m, &b)) in largest.iter().zip(feature_bias.iter()).enumerate() {
+            let bound = i64::from(b).abs() + MAX_ACTIVE as i64 * m;
+            if bound > i64::from(i16::MAX) {
+                return Err(NetError::AccumulatorOverflow { unit, bound });
+            }
+        }
+        Ok(Network {
+            hidden,
+            scale,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// Parses a net file's bytes (see the module docs), checking everything.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let Some((header, payload)) = bytes.split_at_checked(HEADER_LEN) else {
+            return Err(NetError::TooShort(bytes.len()));
+        };
+        let mut r = Reader { bytes: header };
+        let magic: [u8; 4] = r.take();
+        if magic != MAGIC {
+            return Err(NetError::BadMagic(magic));
+        }
+        let version = r.u16();
+        if version != VERSION {
+            return Err(NetError::UnsupportedVersion(version));
+        }
+        let inputs = r.u16();
+        if inputs != INPUT_SET_768 {
+            return Err(NetError::UnsupportedInputs(inputs));
+        }
+        let hidden = u64::from(r.u32());
+        let (qa, qb, scale, activation) = (r.u16(), r.u16(), r.u16(), r.u16());
+        let stated_len = u64::from(r.u32());
+        let checksum = r.u64();
+        if activation != ACTIVATION_SCRELU {
+            return Err(NetError::UnsupportedActivation(activation));
+        }
+        if hidden == 0 || hidden > MAX_HIDDEN as u64 || !hidden.is_multiple_of(32) {
+            return Err(NetError::BadHiddenSize(hidden));
+        }
+        let hidden = hidden as usize;
+        if i32::from(qa) != QA || i32::from(qb) != QB {
+            return Err(NetError::UnsupportedQuantisation { qa, qb });
+        }
+        if scale == 0 {
+            return Err(NetError::BadScale);
+        }
+        let expected = payload_len(hidden);
+        if stated_len != expected {
+            return Err(NetError::PayloadLengthMismatch {
+                hidden,
+                expected,
+                found: stated_len,
+            });
+        }
+        if payload.len() as u64 != expected {
+            return Err(NetError::LengthMismatch {
+                expected: HEADER_LEN as u64 + expected,
+                found: bytes.len() as u64,
+            });
+        }
+        let found = fnv1a64(payload);
+        if found != checksum {
+            return Err(NetError::ChecksumMismatch {
+                expected: checksum,
+                found,
+            });
+        }
+        let mut r = Reader { bytes: payload };
+        let feature_weights = r.i16s(INPUTS * hidden);
+        let feature_bias = r.i16s(hidden);
+        let output_weights = r.i16s(2 * hidden);
+        let output_bias = r.u32() as i32;
+        Network::checked(
+            hidden,
+            i32::from(scale),
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        )
+    }
+
+    /// Reads and parses a net file.
+    pub fn load(path: &Path) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The net file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let h = self.hidden;
+        let mut payload = Vec::with_capacity(payload_len(h) as usize);
+        for &w in self
+            .feature_weights
+            .iter()
+            .chain(self.feature_bias.iter())
+            .chain(self.output_weights.iter())
+        {
+            payload.extend_from_slice(&w.to_le_bytes());
+        }
+        payload.extend_from_slice(&self.output_bias.to_le_bytes());
+        let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&INPUT_SET_768.to_le_bytes());
+        bytes.extend_from_slice(&(h as u32).to_le_bytes());
+        bytes.extend_from_slice(&(QA as u16).to_le_bytes());
+        bytes.extend_from_slice(&(QB as u16).to_le_bytes());
+        bytes.extend_from_slice(&(self.scale.clamp(1, i32::from(u16::MAX)) as u16).to_le_bytes());
+        bytes.extend_from_slice(&ACTIVATION_SCRELU.to_le_bytes());
+        bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        bytes
+    }
+
+    /// Writes the net file.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        std::fs::write(path, self.to_bytes())
+    }
+
+    /// Number of hidden units per perspective.
+    #[inline]
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The `hidden` weights of input `feature` (0..768).
+    #[inline(always)]
+    pub fn feature_row(&self, feature: usize) -> &[i16] {
+        let start = feature * self.hidden;
+        &self.feature_weights[start..start + self.hidden]
+    }
+
+    /// The hidden biases (an accumulator's value on an empty board).
+    #[inline]
+    pub fn feature_bias(&self) -> &[i16] {
+        &self.feature_bias
+    }
+
+    /// The output weights: the side to move's `hidden`, then the other side's.
+    #[inline]
+    pub fn output_weights(&self) -> &[i16] {
+        &self.output_weights
+    }
+
+    /// The output bias (scale QA * QB).
+    #[inline]
+    pub fn output_bias(&self) -> i32 {
+        self.output_bias
+    }
+
+    /// Writes `perspective`'s accumulator of `pos` into `out` (`hidden` values) from scratch.
+    pub fn refresh(&self, pos: &Position, perspective: Color, out: &mut [i16]) {
+        out.copy_from_slice(&self.feature_bias);
+        for sq in pos.occupied() {
+            if let Some(piece) = pos.piece_at(sq) {
+                let row = self.feature_row(feature_index(perspective, piece, sq));
+                for (a, &w) in out.iter_mut().zip(row) {
+                    *a = a.wrapping_add(w);
+                }
+            }
+        }
+    }
+
+    /// The evaluation in centipawns from the side to move's view, given the side to move's
+    /// accumulator `us` and the other side's `them`.
+    #[inline]
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
+        let qa = i64::from(QA);
+        let value =
+            (sum / qa + i64::from(self.output_bias)) * i64::from(self.scale) / (qa * i64::from(QB));
+        value.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
+    }
+
+    /// The evaluation of `pos` from scratch (no running state; allocates: for tools and tests,
+    /// not the search).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut white = vec![0i16; self.hidden];
+        let mut black = vec![0i16; self.hidden];
+        self.refresh(pos, Color::White, &mut white);
+        self.refresh(pos, Color::Black, &mut black);
+        match pos.side_to_move() {
+            Color::White => self.output(&white, &black),
+            Color::Black => self.output(&black, &white),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A network with random weights in the ranges a trained net uses.
+    pub(crate) fn random_network(hidden: usize, seed: u64) -> Network {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut values = |n: usize, limit: i16| -> Vec<i16> {
+            (0..n).map(|_| rng.gen_range(-limit..=limit)).collect()
+        };
+        let feature_weights = values(INPUTS * hidden, 200);
+        let feature_bias = values(hidden, 300);
+        let output_weights = values(2 * hidden, MAX_OUTPUT_WEIGHT);
+        Network::from_parts(hidden, feature_weights, feature_bias, output_weights, 1234)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_net_survives_writing_and_reading() {
+        let net = random_network(64, 1);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + payload_len(64));
+        let back = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, net);
+    }
+
+    #[test]
+    fn malformed_files_are_refused_with_the_reason() {
+        let good = random_network(32, 2).to_bytes();
+        let with = |edit: &dyn Fn(&mut Vec<u8>)| {
+            let mut bytes = good.clone();
+            edit(&mut bytes);
+            Network::from_bytes(&bytes)
+        };
+        assert!(matches!(
+            with(&|b| b.truncate(10)),
+            Err(NetError::TooShort(10))
+        ));
+        assert!(matches!(
+            with(&|b| b.truncate(b.len() - 1)),
+            Err(NetError::LengthMismatch { .. })
+        ));
+        assert!(matches!(
+            with(&|b| b.push(0)),
+            Err(NetError::LengthMismatch { .. })
+        ));
+        assert!(matches!(with(&|b| b[0] = b'X'), Err(NetError::BadMagic(_))));
+        assert!(matches!(
+            with(&|b| b[4] = 9),
+            Err(NetError::UnsupportedVersion(9))
+        ));
+        assert!(matches!(
+            with(&|b| b[6] = 2),
+            Err(NetError::UnsupportedInputs(2))
+        ));
+        assert!(matches!(
+            with(&|b| b[8] = 33),
+            Err(NetError::BadHiddenSize(33))
+        ));
+        // A valid hidden size that does not match the payload.
+        assert!(matches!(
+            with(&|b| b[8] = 64),
+            Err(NetError::PayloadLengthMismatch { .. })
+        ));
+        assert!(matches!(
+            with(&|b| b[12] = 0),
+            Err(NetError::UnsupportedQuantisation { .. })
+        ));
+        assert!(matches!(
+            with(&|b| b[16..18].copy_from_slice(&[0, 0])),
+            Err(NetError::BadScale)
+        ));
+        assert!(matches!(
+            with(&|b| b[18] = 7),
+            Err(NetError::UnsupportedActivation(7))
+        ));
+        assert!(matches!(
+            with(&|b| b[HEADER_LEN + 5] ^= 1),
+            Err(NetError::ChecksumMismatch { .. })
+        ));
+        // Every prefix of a good file is refused.
+        for len in 0..good.len() {
+            assert!(Network::from_bytes(&good[..len]).is_err(), "prefix {len}");
+        }
+    }
+
+    #[test]
+    fn out_of_range_weights_are_refused() {
+        let h = 32;
+        let fw = vec![0i16; INPUTS * h];
+        let ow = vec![0i16; 2 * h];
+        let mut big_output = ow.clone();
+        big_output[3] = 128;
+        assert!(matches!(
+            Network::from_parts(h, fw.clone(), vec![0; h], big_output, 0),
+            Err(NetError::OutputWeightOutOfRange {
+                index: 3,
+                value: 128
+            })
+        ));
+        let mut big_feature = fw.clone();
+        big_feature[5 * h + 7] = 1100; // 32 * 1100 > 32767
+        assert!(matches!(
+            Network::from_parts(h, big_feature, vec![0; h], ow.clone(), 0),
+            Err(NetError::AccumulatorOverflow { unit: 7, .. })
+        ));
+        assert!(matches!(
+            Network::from_parts(h, fw, vec![0; h + 1], ow, 0),
+            Err(NetError::WrongArrayLength { .. })
+        ));
+    }
+}

@@ -1,0 +1,168 @@
+//! `betacut train <data files...> --out FILE [options]`: the command line of the network
+//! trainer ([`super::trainer`]).
+
+use super::cli::{clock, default_threads, flag};
+use super::records::{read_records, PackedRecord};
+use super::trainer::checkpoint::Checkpoint;
+use super::trainer::{quantise, train, Progress, TrainConfig};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Flags of `train`; each takes a value.
+const VALUE_FLAGS: [&str; 12] = [
+    "--out",
+    "--hidden",
+    "--epochs",
+    "--batch",
+    "--lr",
+    "--lr-decay",
+    "--wdl",
+    "--threads",
+    "--seed",
+    "--validation",
+    "--checkpoint",
+    "--resume",
+];
+
+/// The data files: every argument that is neither a flag nor a flag's value.
+fn data_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        if arg.starts_with("--") {
+            if !VALUE_FLAGS.contains(&arg.as_str()) {
+                return Err(format!("unknown train option {arg:?}"));
+            }
+            i += 2;
+        } else {
+            files.push(PathBuf::from(arg));
+            i += 1;
+        }
+    }
+    Ok(files)
+}
+
+/// Runs `betacut train`.
+pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
+    let files = data_files(args)?;
+    if files.is_empty() {
+        return Err("train needs at least one binary data file".into());
+    }
+    let out: PathBuf = flag(args, "--out")?.ok_or("train needs --out FILE")?;
+    let resume = match flag::<PathBuf>(args, "--resume")? {
+        Some(path) => Some(Checkpoint::load(&path).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let defaults = TrainConfig::default();
+    let hidden: Option<usize> = flag(args, "--hidden")?;
+    let hidden = match (&resume, hidden) {
+        (Some(c), Some(h)) if c.net.hidden() != h => {
+            return Err(format!(
+                "--hidden {h}, but the checkpoint's net has {} hidden units",
+                c.net.hidden()
+            ))
+        }
+        (Some(c), _) => c.net.hidden(),
+        (None, Some(h)) => h,
+        (None, None) => defaults.hidden,
+    };
+    if hidden == 0 || hidden > crate::eval::nnue::MAX_HIDDEN || !hidden.is_multiple_of(32) {
+        return Err(format!(
+            "--hidden {hidden}: must be a multiple of 32 between 32 and 4096"
+        ));
+    }
+    let config = TrainConfig {
+        hidden,
+        epochs: flag(args, "--epochs")?.unwrap_or(defaults.epochs),
+        batch: flag(args, "--batch")?.unwrap_or(defaults.batch),
+        lr: flag(args, "--lr")?.unwrap_or(defaults.lr),
+        lr_decay: flag(args, "--lr-decay")?.unwrap_or(defaults.lr_decay),
+        wdl: flag(args, "--wdl")?.unwrap_or(defaults.wdl),
+        threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
+        seed: flag(args, "--seed")?.unwrap_or(defaults.seed),
+        validation: flag(args, "--validation")?,
+        checkpoint_dir: flag(args, "--checkpoint")?,
+    };
+
+    let start = Instant::now();
+    let mut data: Vec<PackedRecord> = Vec::new();
+    for file in &files {
+        data.extend(read_records(file).map_err(|e| e.to_string())?);
+    }
+    eprintln!(
+        "train: {} positions from {} file(s) loaded in {:.1} s; hidden {}, epochs {}, batch {}, \
+         lr {} (x{} per epoch), wdl {}, {} thread(s), seed {}",
+        data.len(),
+        files.len(),
+        start.elapsed().as_secs_f64(),
+        config.hidden,
+        config.epochs,
+        config.batch,
+        config.lr,
+        config.lr_decay,
+        config.wdl,
+        config.threads,
+        config.seed
+    );
+    if let Some(c) = &resume {
+        eprintln!("train: resuming after epoch {}", c.epochs_done);
+    }
+    let mut last_line = Instant::now();
+    let epochs = config.epochs;
+    let state = train(&data, &config, resume, &mut |p| match p {
+        Progress::Batch {
+            epoch,
+            done,
+            total,
+            loss,
+            positions_per_second,
+        } => {
+            if last_line.elapsed() >= Duration::from_secs(10) && done < total {
+                last_line = Instant::now();
+                eprintln!(
+                    "epoch {epoch}/{epochs}: {:.1} % ({done}/{total}), loss {loss:.6}, \
+                     {positions_per_second:.0} positions/s",
+                    100.0 * *done as f64 / (*total).max(1) as f64
+                );
+            }
+        }
+        Progress::Epoch(r) => {
+            last_line = Instant::now();
+            let validation = r
+                .validation_loss
+                .map_or(String::new(), |v| format!(", validation loss {v:.6}"));
+            let checkpoint = r
+                .checkpoint
+                .as_ref()
+                .map_or(String::new(), |c| format!(", checkpoint {}", c.display()));
+            eprintln!(
+                "epoch {}/{epochs}: train loss {:.6}{validation}, lr {:.6}, {:.0} positions/s, \
+                 {:.1} s (total {}){checkpoint}",
+                r.epoch,
+                r.train_loss,
+                r.lr,
+                r.positions_per_second,
+                r.elapsed.as_secs_f64(),
+                clock(start.elapsed())
+            );
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    let net = quantise(&state.net, &data).map_err(|e| e.to_string())?;
+    save_net(&net, &out)?;
+    println!(
+        "network (hidden {}) written to {} after {} epochs in {}",
+        net.hidden(),
+        out.display(),
+        state.epochs_done,
+        clock(start.elapsed())
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn save_net(net: &crate::eval::nnue::Network, path: &Path) -> Result<(), String> {
+    net.save(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

@@ -1,0 +1,170 @@
+//! Trainer checkpoints: the float network, Adam's state and the number of epochs done, so a
+//! run can be resumed exactly where it stopped.
+//!
+//! Format, little-endian: magic `BCCK`, version u32 (1), hidden size u32, epochs done u32,
+//! Adam steps u64, parameter count u64, then the parameters, Adam's first and second moments
+//! (f32 each), and an FNV-1a 64-bit hash of everything before it.
+
+use super::adam::Adam;
+use super::net::{FloatNetwork, Layout};
+use super::TrainError;
+use crate::eval::nnue::network::fnv1a64;
+use crate::eval::nnue::{HIDDEN_MULTIPLE, MAX_HIDDEN};
+use std::path::Path;
+
+const MAGIC: [u8; 4] = *b"BCCK";
+const VERSION: u32 = 1;
+const HEADER_LEN: usize = 4 + 4 + 4 + 4 + 8 + 8;
+
+/// Everything a run needs to go on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// The network.
+    pub net: FloatNetwork,
+    /// The optimiser's state.
+    pub adam: Adam,
+    /// Epochs completed.
+    pub epochs_done: u32,
+}
+
+impl Checkpoint {
+    /// The checkpoint's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let n = self.net.params.len();
+        let mut bytes = Vec::with_capacity(HEADER_LEN + 12 * n + 8);
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(self.net.hidden() as u32).to_le_bytes());
+        bytes.extend_from_slice(&self.epochs_done.to_le_bytes());
+        bytes.extend_from_slice(&self.adam.steps.to_le_bytes());
+        bytes.extend_from_slice(&(n as u64).to_le_bytes());
+        for values in [&self.net.params, &self.adam.m, &self.adam.v] {
+            for &x in values.iter() {
+                bytes.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let hash = fnv1a64(&bytes);
+        bytes.extend_from_slice(&hash.to_le_bytes());
+        bytes
+    }
+
+    /// Parses a checkpoint (`path` names it in errors).
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Checkpoint, TrainError> {
+        let bad = |reason: String| TrainError::BadCheckpoint {
+            path: path.display().to_string(),
+            reason,
+        };
+        let word = |at: usize| -> u32 {
+            let mut b = [0u8; 4];
+            b.copy_from_slice(&bytes[at..at + 4]);
+            u32::from_le_bytes(b)
+        };
+        let dword = |at: usize| -> u64 {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(b)
+        };
+        if bytes.len() < HEADER_LEN + 8 {
+            return Err(bad(format!("{} bytes, too short", bytes.len())));
+        }
+        if bytes[..4] != MAGIC {
+            return Err(bad("not a Betacut trainer checkpoint (bad magic)".into()));
+        }
+        if word(4) != VERSION {
+            return Err(bad(format!("version {} (this build reads 1)", word(4))));
+        }
+        let hidden = word(8) as usize;
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_MULTIPLE) {
+            return Err(bad(format!("hidden size {hidden}")));
+        }
+        let layout = Layout { hidden };
+        let n = layout.len();
+        if dword(24) != n as u64 {
+            return Err(bad(format!(
+                "{} parameters, hidden size {hidden} has {n}",
+                dword(24)
+            )));
+        }
+        let expected_len = HEADER_LEN + 12 * n + 8;
+        if bytes.len() != expected_len {
+            return Err(bad(format!(
+                "{} bytes, expected {expected_len} (truncated?)",
+                bytes.len()
+            )));
+        }
+        let body = expected_len - 8;
+        if fnv1a64(&bytes[..body]) != dword(body) {
+            return Err(bad("hash mismatch: damaged file".into()));
+        }
+        let floats = |k: usize| -> Vec<f32> {
+            bytes[HEADER_LEN + 4 * n * k..HEADER_LEN + 4 * n * (k + 1)]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        };
+        Ok(Checkpoint {
+            net: FloatNetwork {
+                layout,
+                params: floats(0),
+            },
+            adam: Adam {
+                m: floats(1),
+                v: floats(2),
+                steps: dword(16),
+            },
+            epochs_done: word(12),
+        })
+    }
+
+    /// Writes the checkpoint to `path`.
+    pub fn save(&self, path: &Path) -> Result<(), TrainError> {
+        std::fs::write(path, self.to_bytes()).map_err(|source| TrainError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    /// Reads a checkpoint.
+    pub fn load(path: &Path) -> Result<Checkpoint, TrainError> {
+        let bytes = std::fs::read(path).map_err(|source| TrainError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Checkpoint::from_bytes(path, &bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoints_round_trip_and_damage_is_detected() {
+        let net = FloatNetwork::random(32, 4);
+        let mut adam = Adam::new(net.params.len());
+        adam.m[5] = 0.25;
+        adam.v[7] = 0.5;
+        adam.steps = 99;
+        let checkpoint = Checkpoint {
+            net,
+            adam,
+            epochs_done: 3,
+        };
+        let bytes = checkpoint.to_bytes();
+        let path = Path::new("test.ckpt");
+        let back = Checkpoint::from_bytes(path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, checkpoint);
+        for len in [0, 10, HEADER_LEN + 8, bytes.len() - 1] {
+            assert!(
+                Checkpoint::from_bytes(path, &bytes[..len]).is_err(),
+                "{len}"
+            );
+        }
+        let mut damaged = bytes.clone();
+        damaged[HEADER_LEN + 100] ^= 4;
+        assert!(Checkpoint::from_bytes(path, &damaged).is_err());
+        let mut wrong_magic = bytes;
+        wrong_magic[0] = b'X';
+        assert!(Checkpoint::from_bytes(path, &wrong_magic).is_err());
+    }
+}

@@ -1,0 +1,373 @@
+//! `betacut train`: trains the perspective network ([`crate::eval::nnue`]) on binary datagen
+//! records, on the CPU.
+//!
+//! Loss: the mean of `(sigmoid(output) - target)^2`, where the output times 400 reads as
+//! centipawns and the target mixes the search score and the game result ([`sample`]). Adam
+//! ([`adam`]) on shuffled mini-batches (the order of epoch `e` depends only on the seed and
+//! `e`); each batch is split over the threads (`std::thread::scope`), each thread sums the
+//! gradient of its share into its own buffer (only the active inputs' rows), and the buffers
+//! are added before the step. After every step all weights are clipped to +-1.98 so that the
+//! quantised net's integer arithmetic stays exact. A held-out share of the positions measures
+//! the validation loss. Checkpoints ([`checkpoint`]) after each epoch resume a run exactly; the
+//! result is quantised into the engine's net file, its output bias calibrated on the data.
+
+pub mod adam;
+pub mod checkpoint;
+pub mod net;
+pub mod sample;
+
+use crate::eval::nnue::{NetError, Network};
+use crate::tools::records::{PackedRecord, RecordError};
+use adam::Adam;
+use checkpoint::Checkpoint;
+use net::{FloatNetwork, Gradients, Layout, Scratch};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use sample::Sample;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Why training stopped.
+#[derive(Debug, Error)]
+pub enum TrainError {
+    /// A data file is unreadable or malformed.
+    #[error(transparent)]
+    Data(#[from] RecordError),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A checkpoint is malformed.
+    #[error("checkpoint {path}: {reason}")]
+    BadCheckpoint {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The settings do not make sense.
+    #[error("{0}")]
+    Config(String),
+    /// The trained network could not be quantised.
+    #[error("quantising the network: {0}")]
+    Quantise(#[from] NetError),
+}
+
+/// Settings of a training run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainConfig {
+    /// Hidden units per perspective (a multiple of 32).
+    pub hidden: usize,
+    /// Epoch to stop after (counted from the start of the run, resumed or not).
+    pub epochs: u32,
+    /// Positions per mini-batch.
+    pub batch: usize,
+    /// Learning rate of the first epoch.
+    pub lr: f32,
+    /// The learning rate is multiplied by this after every epoch.
+    pub lr_decay: f32,
+    /// Weight of the game result in the target (0: the score alone, 1: the result alone).
+    pub wdl: f32,
+    /// Threads sharing each batch.
+    pub threads: usize,
+    /// Seed of the initial weights, the validation split and the batch order.
+    pub seed: u64,
+    /// Positions held out to measure the validation loss (`None`: 1 %, at most 100,000).
+    pub validation: Option<usize>,
+    /// Where to write a checkpoint and a quantised net after every epoch.
+    pub checkpoint_dir: Option<PathBuf>,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            hidden: 256,
+            epochs: 10,
+            batch: 16_384,
+            lr: 0.001,
+            lr_decay: 0.9,
+            wdl: 0.3,
+            threads: 1,
+            seed: 1,
+            validation: None,
+            checkpoint_dir: None,
+        }
+    }
+}
+
+/// What the trainer reports while it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Progress {
+    /// A batch is done.
+    Batch {
+        /// Current epoch (1-based).
+        epoch: u32,
+        /// Positions of this epoch done.
+        done: usize,
+        /// Positions per epoch.
+        total: usize,
+        /// Mean loss of this epoch so far.
+        loss: f64,
+        /// Training speed in this epoch so far.
+        positions_per_second: f64,
+    },
+    /// An epoch is done.
+    Epoch(EpochReport),
+}
+
+/// Summary of one epoch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpochReport {
+    /// The epoch (1-based).
+    pub epoch: u32,
+    /// Mean training loss over the epoch.
+    pub train_loss: f64,
+    /// Mean loss on the held-out positions after the epoch, if any are held out.
+    pub validation_loss: Option<f64>,
+    /// Learning rate used.
+    pub lr: f32,
+    /// Training positions per second (the validation pass not counted).
+    pub positions_per_second: f64,
+    /// Wall time of the epoch.
+    pub elapsed: Duration,
+    /// Checkpoint written, if any.
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// Per-thread buffers.
+struct ThreadState {
+    grads: Gradients,
+    scratch: Scratch,
+}
+
+/// Splits the positions into (training, validation) index lists, reproducibly.
+fn split(len: usize, config: &TrainConfig) -> (Vec<u32>, Vec<u32>) {
+    let held_out = config
+        .validation
+        .unwrap_or((len / 100).min(100_000))
+        .min(len / 2);
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    order.shuffle(&mut StdRng::seed_from_u64(config.seed ^ 0x05EE_D0F5_A11D));
+    let mut validation = order.split_off(len - held_out);
+    order.sort_unstable();
+    validation.sort_unstable();
+    (order, validation)
+}
+
+/// Mean loss of `net` on the positions `indices` of `data` (all threads).
+pub fn mean_loss(
+    net: &FloatNetwork,
+    data: &[PackedRecord],
+    indices: &[u32],
+    wdl: f32,
+    threads: usize,
+) -> f64 {
+    if indices.is_empty() {
+        return 0.0;
+    }
+    let part = indices.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = indices
+            .chunks(part)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut scratch = Scratch::new(net.hidden());
+                    chunk
+                        .iter()
+                        .map(|&i| {
+                            f64::from(
+                                net.loss(&Sample::decode(&data[i as usize], wdl), &mut scratch),
+                            )
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .sum()
+    });
+    total / indices.len() as f64
+}
+
+/// Positions the quantisation calibrates the output bias on ([`calibration_samples`]).
+pub const CALIBRATION_POSITIONS: usize = 8192;
+
+/// Up to [`CALIBRATION_POSITIONS`] positions spread evenly over `data`.
+pub fn calibration_samples(data: &[PackedRecord]) -> Vec<Sample> {
+    let step = data.len().div_ceil(CALIBRATION_POSITIONS).max(1);
+    data.iter()
+        .step_by(step)
+        .map(|r| Sample::decode(r, 0.0))
+        .collect()
+}
+
+/// The engine's network from the trained float network, its output bias calibrated on
+/// `data` ([`FloatNetwork::quantise_calibrated`]).
+pub fn quantise(net: &FloatNetwork, data: &[PackedRecord]) -> Result<Network, TrainError> {
+    Ok(net.quantise_calibrated(&calibration_samples(data))?)
+}
+
+/// Trains on `data` from `resume` (or from random weights) until `config.epochs`, calling
+/// `progress` after every batch and epoch; returns the final state.
+pub fn train(
+    data: &[PackedRecord],
+    config: &TrainConfig,
+    resume: Option<Checkpoint>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Checkpoint, TrainError> {
+    if data.len() < 2 {
+        return Err(TrainError::Config(
+            "no training data (fewer than 2 positions)".into(),
+        ));
+    }
+    if config.batch == 0 {
+        return Err(TrainError::Config(
+            "the batch size must be at least 1".into(),
+        ));
+    }
+    if !(0.0..=1.0).contains(&config.wdl) {
+        return Err(TrainError::Config(format!(
+            "--wdl {} is not between 0 and 1",
+            config.wdl
+        )));
+    }
+    let mut state = match resume {
+        Some(checkpoint) => checkpoint,
+        None => {
+            let net = FloatNetwork::random(config.hidden, config.seed);
+            let adam = Adam::new(net.params.len());
+            Checkpoint {
+                net,
+                adam,
+                epochs_done: 0,
+            }
+        }
+    };
+    let layout: Layout = state.net.layout;
+    if let Some(dir) = &config.checkpoint_dir {
+        std::fs::create_dir_all(dir).map_err(|source| TrainError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    let threads = config.threads.clamp(1, 256);
+    let mut workers: Vec<ThreadState> = (0..threads)
+        .map(|_| ThreadState {
+            grads: Gradients::new(layout),
+            scratch: Scratch::new(layout.hidden),
+        })
+        .collect();
+    let (base, validation) = split(data.len(), config);
+    let mut order = base.clone();
+
+    for epoch in state.epochs_done + 1..=config.epochs {
+        let started = Instant::now();
+        let lr = config.lr * config.lr_decay.powi(epoch as i32 - 1);
+        order.copy_from_slice(&base);
+        order.shuffle(&mut StdRng::seed_from_u64(
+            config.seed ^ u64::from(epoch).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        ));
+        let mut loss_sum = 0.0f64;
+        let mut done = 0usize;
+        for batch in order.chunks(config.batch) {
+            loss_sum += run_batch(&state.net, data, batch, config.wdl, &mut workers);
+            let (first, rest) = workers.split_at_mut(1);
+            let grads = &mut first[0].grads;
+            for other in rest.iter_mut() {
+                grads.add(&other.grads, layout);
+                other.grads.clear(layout);
+            }
+            state.adam.step(
+                &mut state.net.params,
+                &grads.values,
+                1.0 / batch.len() as f32,
+                lr,
+            );
+            grads.clear(layout);
+            state.net.clip();
+            done += batch.len();
+            progress(&Progress::Batch {
+                epoch,
+                done,
+                total: order.len(),
+                loss: loss_sum / done as f64,
+                positions_per_second: done as f64 / started.elapsed().as_secs_f64().max(1e-9),
+            });
+        }
+        let train_time = started.elapsed();
+        state.epochs_done = epoch;
+        let validation_loss = (!validation.is_empty())
+            .then(|| mean_loss(&state.net, data, &validation, config.wdl, threads));
+        let checkpoint = match &config.checkpoint_dir {
+            Some(dir) => {
+                let path = dir.join(format!("epoch-{epoch}.ckpt"));
+                state.save(&path)?;
+                let net_path = dir.join(format!("epoch-{epoch}.bin"));
+                state
+                    .net
+                    .quantise()?
+                    .save(&net_path)
+                    .map_err(|source| TrainError::Io {
+                        path: net_path.display().to_string(),
+                        source,
+                    })?;
+                Some(path)
+            }
+            None => None,
+        };
+        progress(&Progress::Epoch(EpochReport {
+            epoch,
+            train_loss: loss_sum / order.len().max(1) as f64,
+            validation_loss,
+            lr,
+            positions_per_second: order.len() as f64 / train_time.as_secs_f64().max(1e-9),
+            elapsed: started.elapsed(),
+            checkpoint,
+        }));
+    }
+    Ok(state)
+}
+
+/// Forward and backward passes of one batch, split over the workers; returns the summed loss.
+fn run_batch(
+    net: &FloatNetwork,
+    data: &[PackedRecord],
+    batch: &[u32],
+    wdl: f32,
+    workers: &mut [ThreadState],
+) -> f64 {
+    let part = batch.len().div_ceil(workers.len());
+    let work = |chunk: &[u32], worker: &mut ThreadState| -> f64 {
+        let mut loss = 0.0f64;
+        for &i in chunk {
+            let sample = Sample::decode(&data[i as usize], wdl);
+            loss += f64::from(net.backward(&sample, &mut worker.scratch, &mut worker.grads));
+        }
+        loss
+    };
+    let mut chunks = batch.chunks(part);
+    let (first_worker, other_workers) = workers.split_at_mut(1);
+    let first_chunk = chunks.next().unwrap_or_default();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .zip(other_workers.iter_mut())
+            .map(|(chunk, worker)| scope.spawn(move || work(chunk, worker)))
+            .collect();
+        let mut loss = work(first_chunk, &mut first_worker[0]);
+        for handle in handles {
+            loss += handle.join().unwrap_or(f64::NAN);
+        }
+        loss
+    })
+}
+
+#[cfg(test)]
+mod tests;

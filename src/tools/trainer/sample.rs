@@ -1,0 +1,101 @@
+//! Training positions as the trainer uses them: each record decoded into the active inputs of
+//! the side to move's and the other side's perspective and the training target.
+//!
+//! The target mixes the search score and the game result, both turned to the side to move's
+//! view: `target = wdl * result + (1 - wdl) * sigmoid(score / 400)`.
+
+use super::net::sigmoid;
+use crate::eval::nnue::features::raw_feature_index;
+use crate::eval::nnue::{MAX_ACTIVE, SCALE};
+use crate::tools::records::{PackedRecord, RECORD_LEN};
+
+/// One decoded training position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Active inputs of the side to move's perspective (the first `count`).
+    us: [u16; MAX_ACTIVE],
+    /// Active inputs of the other side's perspective (the first `count`).
+    them: [u16; MAX_ACTIVE],
+    count: usize,
+    /// What the network's sigmoid output should be.
+    pub target: f32,
+}
+
+impl Sample {
+    /// Decodes a record that [`crate::tools::records::parse_records`] has checked, with WDL
+    /// weight `wdl` (0: the score alone, 1: the result alone).
+    #[inline]
+    pub fn decode(record: &PackedRecord, wdl: f32) -> Sample {
+        let mut occupancy = u64::from_le_bytes([
+            record[0], record[1], record[2], record[3], record[4], record[5], record[6], record[7],
+        ]);
+        let black_to_move = record[27] == 1;
+        let (stm, nstm) = if black_to_move { (1, 0) } else { (0, 1) };
+        let mut sample = Sample {
+            us: [0; MAX_ACTIVE],
+            them: [0; MAX_ACTIVE],
+            count: 0,
+            target: 0.0,
+        };
+        let mut i = 0;
+        while occupancy != 0 && i < MAX_ACTIVE {
+            let square = occupancy.trailing_zeros() as usize;
+            occupancy &= occupancy - 1;
+            let piece = usize::from((record[8 + i / 2] >> (4 * (i % 2))) & 15);
+            sample.us[i] = raw_feature_index(stm, piece, square) as u16;
+            sample.them[i] = raw_feature_index(nstm, piece, square) as u16;
+            i += 1;
+        }
+        sample.count = i;
+        let white_score = f32::from(i16::from_le_bytes([record[24], record[25]]));
+        let white_result = f32::from(record[26].min(2)) / 2.0;
+        let (score, result) = if black_to_move {
+            (-white_score, 1.0 - white_result)
+        } else {
+            (white_score, white_result)
+        };
+        sample.target = wdl * result + (1.0 - wdl) * sigmoid(score / SCALE as f32);
+        sample
+    }
+
+    /// Active inputs of the side to move's perspective.
+    #[inline(always)]
+    pub fn us(&self) -> &[u16] {
+        &self.us[..self.count]
+    }
+
+    /// Active inputs of the other side's perspective.
+    #[inline(always)]
+    pub fn them(&self) -> &[u16] {
+        &self.them[..self.count]
+    }
+}
+
+// A record is exactly the size the decoder reads.
+const _: () = assert!(RECORD_LEN == 32);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, Position};
+    use crate::eval::nnue::features::active_features;
+    use crate::tools::records::{DataRecord, GameResult};
+
+    #[test]
+    fn decoding_gives_the_positions_inputs_and_the_side_to_moves_target() {
+        let pos = Position::from_fen("r3k2r/1P6/8/3pP3/8/8/8/R3K2R b KQkq - 0 1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let record = DataRecord::from_position(&pos, 400, GameResult::WhiteWin).to_bytes();
+        let sample = Sample::decode(&record, 0.0);
+        let mut expected = [0u16; MAX_ACTIVE];
+        let n = active_features(&pos, Color::Black, &mut expected);
+        assert_eq!(sample.us(), &expected[..n]);
+        let n = active_features(&pos, Color::White, &mut expected);
+        assert_eq!(sample.them(), &expected[..n]);
+        // White's +400 is Black's -400; White won, so Black lost.
+        assert!((sample.target - sigmoid(-1.0)).abs() < 1e-6);
+        assert_eq!(Sample::decode(&record, 1.0).target, 0.0);
+        let half = Sample::decode(&record, 0.5).target;
+        assert!((half - 0.5 * sigmoid(-1.0)).abs() < 1e-6);
+    }
+}

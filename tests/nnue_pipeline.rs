@@ -1,0 +1,244 @@
+//! The network pipeline end to end, small: self-play data from `datagen`, a net trained on it,
+//! written as a net file, read back the way an embedded net is, and searched with; plus the
+//! command line (`datagen`, `datagen-text`, `train`, `bench --net`) and its refusal of
+//! malformed net files.
+
+use betacut::board::Position;
+use betacut::eval::nnue::embedded::parse_embedded;
+use betacut::eval::nnue::Network;
+use betacut::search::{SearchControl, SearchLimits, Searcher};
+use betacut::tools::datagen::{run_datagen, DataFormat, DatagenConfig};
+use betacut::tools::records::parse_records;
+use betacut::tools::trainer::{quantise, train, TrainConfig};
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+/// A fresh scratch directory under the target directory (not the source tree).
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
+fn betacut(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_betacut"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run betacut: {e}"))
+}
+
+#[test]
+fn selfplay_data_trains_a_net_that_the_engine_loads_and_searches_with() {
+    let config = DatagenConfig {
+        games: 6,
+        nodes: Some(400),
+        threads: 2,
+        hash_mb: 2,
+        seed: 21,
+        ..DatagenConfig::default()
+    };
+    let mut bytes = Vec::new();
+    let n = run_datagen(&config, DataFormat::Binary, &mut bytes, |_, _| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(n > 100, "only {n} positions");
+    let data = parse_records(Path::new("selfplay"), &bytes).unwrap_or_else(|e| panic!("{e}"));
+    let train_config = TrainConfig {
+        hidden: 32,
+        epochs: 3,
+        batch: 64,
+        lr: 0.005,
+        threads: 2,
+        ..TrainConfig::default()
+    };
+    let state = train(&data, &train_config, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let file = quantise(&state.net, &data)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .to_bytes();
+    // The bytes a build would embed with include_bytes!.
+    let net: Arc<Network> = parse_embedded(&file).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(net.hidden(), 32);
+
+    let mut searcher = Searcher::new(4);
+    searcher.set_network(Some(net));
+    let mut pos = Position::startpos();
+    // A few moves of a game with the net: every move legal.
+    for _ in 0..8 {
+        let result = searcher.search(
+            &pos,
+            &SearchLimits {
+                nodes: Some(3000),
+                ..SearchLimits::default()
+            },
+            &SearchControl::new(false),
+            &mut |_| {},
+        );
+        if result.best_move.is_none() {
+            break;
+        }
+        assert!(pos.is_legal(result.best_move));
+        pos.make_move(result.best_move);
+    }
+}
+
+#[test]
+fn the_command_line_runs_the_pipeline_and_refuses_bad_nets() {
+    let dir = scratch_dir("nnue_cli");
+    let data = dir.join("data.bin");
+    let net = dir.join("net.bin");
+    let text = |out: &std::process::Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let path = |p: &Path| p.display().to_string();
+
+    let out = betacut(&[
+        "datagen",
+        &path(&data),
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--seed",
+        "4",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let len = std::fs::metadata(&data).map(|m| m.len()).unwrap_or(0);
+    assert!(len > 0 && len.is_multiple_of(32), "{len} bytes");
+
+    let out = betacut(&["datagen-text", &path(&data), "--limit", "3"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let lines = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(lines.lines().count(), 3);
+    for line in lines.lines() {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert!(Position::from_fen(fields[0]).is_ok(), "{line}");
+        assert!(fields[1].parse::<i32>().is_ok(), "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
+    }
+
+    let checkpoints = dir.join("checkpoints");
+    let out = betacut(&[
+        "train",
+        &path(&data),
+        "--out",
+        &path(&net),
+        "--hidden",
+        "32",
+        "--epochs",
+        "2",
+        "--batch",
+        "32",
+        "--threads",
+        "2",
+        "--checkpoint",
+        &path(&checkpoints),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("positions/s"), "{}", text(&out));
+    assert!(Network::load(&net).is_ok());
+    assert!(checkpoints.join("epoch-2.ckpt").exists());
+    assert!(Network::load(&checkpoints.join("epoch-1.bin")).is_ok());
+    // Resuming after the last epoch trains no more and writes the same net.
+    let resumed = dir.join("resumed.bin");
+    let out = betacut(&[
+        "train",
+        &path(&data),
+        "--out",
+        &path(&resumed),
+        "--epochs",
+        "2",
+        "--threads",
+        "2",
+        "--resume",
+        &path(&checkpoints.join("epoch-2.ckpt")),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(std::fs::read(&resumed).ok(), std::fs::read(&net).ok());
+
+    let out = betacut(&["bench", "4", "--net", &path(&net)]);
+    assert!(out.status.success(), "{}", text(&out));
+    let last = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    assert!(last.ends_with(" nps") && last.contains(" nodes "), "{last}");
+
+    // Malformed nets: a clear error and exit code 2, never a panic.
+    let bytes = std::fs::read(&net).unwrap_or_default();
+    for (name, bad) in [
+        ("truncated.bin", bytes[..bytes.len() / 2].to_vec()),
+        ("magic.bin", [b"XXXX".as_slice(), &bytes[4..]].concat()),
+        ("empty.bin", Vec::new()),
+    ] {
+        let bad_path = dir.join(name);
+        std::fs::write(&bad_path, bad).unwrap_or_else(|e| panic!("{e}"));
+        let out = betacut(&["bench", "4", "--net", &path(&bad_path)]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out));
+        assert!(!text(&out).contains("panicked"), "{name}: {}", text(&out));
+        assert!(text(&out).contains("net file"), "{name}: {}", text(&out));
+    }
+    let out = betacut(&["bench", "4", "--net", &path(&dir.join("missing.bin"))]);
+    assert_eq!(out.status.code(), Some(2));
+    // Text data is not binary data.
+    let text_data = dir.join("data.txt");
+    std::fs::write(&text_data, "8/8/8/4k3/8/8/8/4K3 w - - 0 1 | 0.5\n").unwrap_or_default();
+    let out = betacut(&[
+        "train",
+        &path(&text_data),
+        "--out",
+        &path(&dir.join("x.bin")),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(debug_assertions) { 32 } else { 512 },
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Random damage to a net file (with or without a recomputed payload hash, so the checks
+    /// behind the hash run too) gives a network or an error, never a panic.
+    #[test]
+    fn damaged_net_files_never_panic(
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
+        cut in any::<prop::sample::Index>(),
+        truncate in any::<bool>(),
+        rehash in any::<bool>(),
+    ) {
+        use betacut::eval::nnue::network::{fnv1a64, HEADER_LEN};
+        use betacut::eval::nnue::{INPUTS, MAX_OUTPUT_WEIGHT};
+        let hidden = 32;
+        let fw: Vec<i16> = (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect();
+        let ow: Vec<i16> = (0..2 * hidden).map(|i| (i as i16 % 50) - MAX_OUTPUT_WEIGHT / 3).collect();
+        let net = Network::from_parts(hidden, fw, vec![7; hidden], ow, 99)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut bytes = net.to_bytes();
+        for (at, value) in edits {
+            let i = at.index(bytes.len());
+            bytes[i] = value;
+        }
+        if truncate {
+            bytes.truncate(cut.index(bytes.len()));
+        }
+        if rehash && bytes.len() > HEADER_LEN {
+            let hash = fnv1a64(&bytes[HEADER_LEN..]);
+            bytes[24..32].copy_from_slice(&hash.to_le_bytes());
+        }
+        if let Ok(parsed) = Network::from_bytes(&bytes) {
+            // Whatever parses evaluates without trouble.
+            let _ = parsed.evaluate(&Position::startpos());
+        }
+    }
+}
