@@ -1,0 +1,12 @@
+//! Polyglot opening books: the file format ([`polyglot`]), reading and looking up a book
+//! ([`reader`]), the engine's own book and its options ([`player`]), and making a book from
+//! PGN games ([`pgn`], [`make`]).
+//!
+//! Betacut's Zobrist keys are Polyglot's keys, so a position is looked up by
+//! [`crate::board::Position::key`] directly.
+
+pub mod polyglot;
+pub mod reader;
+
+pub use polyglot::Entry;
+pub use reader::{Book, BookError, BookMove};
