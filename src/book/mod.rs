@@ -5,8 +5,12 @@
 //! Betacut's Zobrist keys are Polyglot's keys, so a position is looked up by
 //! [`crate::board::Position::key`] directly.
 
+pub mod make;
+pub mod pgn;
 pub mod polyglot;
 pub mod reader;
 
+pub use make::{BookMaker, MakeOptions};
+pub use pgn::{PgnGame, PgnReader};
 pub use polyglot::Entry;
 pub use reader::{Book, BookError, BookMove};
