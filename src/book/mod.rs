@@ -7,10 +7,12 @@
 
 pub mod make;
 pub mod pgn;
+pub mod player;
 pub mod polyglot;
 pub mod reader;
 
 pub use make::{BookMaker, MakeOptions};
 pub use pgn::{PgnGame, PgnReader};
+pub use player::{share_lines, BookChoice, BookPlayer};
 pub use polyglot::Entry;
 pub use reader::{Book, BookError, BookMove};
