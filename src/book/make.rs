@@ -38,6 +38,15 @@ impl Default for MakeOptions {
     }
 }
 
+/// What became of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddedGame {
+    /// Plies that went into the book.
+    pub plies: usize,
+    /// Why the game, or its rest, was left out, if it was.
+    pub problem: Option<String>,
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct Tally {
     games: u32,
@@ -68,25 +77,33 @@ impl BookMaker {
         self.games
     }
 
-    /// Adds the first plies of `game`; returns how many plies went in. An error says why the
-    /// game, or its rest, was left out (the plies before an illegal move still count).
-    pub fn add_game(&mut self, game: &PgnGame) -> Result<usize, String> {
+    /// Adds the first plies of `game` and says how many went in. A game of another variant
+    /// or with a bad `FEN` tag is left out; at an illegal move the rest of the game is (the
+    /// plies before it count).
+    pub fn add_game(&mut self, game: &PgnGame) -> AddedGame {
         self.games += 1;
-        let index = self.games;
+        let left_out = |problem: String| AddedGame {
+            plies: 0,
+            problem: Some(problem),
+        };
         if let Some(variant) = game.tag("Variant") {
-            if !matches!(
-                variant.to_ascii_lowercase().as_str(),
-                "standard" | "chess" | ""
-            ) {
-                return Err(format!("variant {variant:?}: left out"));
+            let standard = matches!(variant.to_ascii_lowercase().as_str(), "standard" | "chess");
+            if !standard && !variant.is_empty() {
+                return left_out(format!("variant {variant:?}: the game is left out"));
             }
         }
-        let mut pos = match game.tag("FEN") {
-            Some(fen) => {
-                Position::from_fen(fen).map_err(|e| format!("bad FEN {fen:?}: {e}: left out"))?
-            }
+        let pos = match game.tag("FEN") {
+            Some(fen) => match Position::from_fen(fen) {
+                Ok(pos) => pos,
+                Err(e) => return left_out(format!("bad FEN {fen:?}: {e}: the game is left out")),
+            },
             None => Position::startpos(),
         };
+        self.add_moves(game, pos)
+    }
+
+    fn add_moves(&mut self, game: &PgnGame, mut pos: Position) -> AddedGame {
+        let index = self.games;
         // Points of White's moves; Black's are 2 minus that.
         let white_points: u64 = match game.result() {
             "1-0" => 2,
@@ -94,13 +111,19 @@ impl BookMaker {
             _ => 1,
         };
         for (ply, pgn_move) in game.moves.iter().take(self.options.plies).enumerate() {
-            let mv = pos.parse_move(&pgn_move.text).map_err(|e| {
-                format!(
-                    "line {}: {e}; the game from ply {} on is left out",
-                    pgn_move.line,
-                    ply + 1
-                )
-            })?;
+            let mv = match pos.parse_move(&pgn_move.text) {
+                Ok(mv) => mv,
+                Err(e) => {
+                    return AddedGame {
+                        plies: ply,
+                        problem: Some(format!(
+                            "line {}: {e}; the game from ply {} on is left out",
+                            pgn_move.line,
+                            ply + 1
+                        )),
+                    }
+                }
+            };
             let points = if pos.side_to_move() == Color::White {
                 white_points
             } else {
@@ -117,7 +140,10 @@ impl BookMaker {
             }
             pos.make_move(mv);
         }
-        Ok(game.moves.len().min(self.options.plies))
+        AddedGame {
+            plies: game.moves.len().min(self.options.plies),
+            problem: None,
+        }
     }
 
     /// The book's entries, filtered, scaled and sorted.
@@ -197,7 +223,7 @@ mod tests {
             min_games: 1,
         });
         for game in games(text) {
-            assert_eq!(maker.add_game(&game), Ok(2));
+            assert_eq!(maker.add_game(&game).plies, 2);
         }
         let entries = maker.finish();
         let start = Position::startpos();
@@ -236,11 +262,18 @@ mod tests {
             plies: 3,
             min_games: 2,
         });
-        let results: Vec<Result<usize, String>> =
-            games(text).iter().map(|g| maker.add_game(g)).collect();
-        assert_eq!(results[0], Ok(3));
-        assert!(matches!(&results[2], Err(e) if e.contains("line 6") && e.contains("ply 3")));
-        assert!(matches!(&results[3], Err(e) if e.contains("Chess960")));
+        let results: Vec<AddedGame> = games(text).iter().map(|g| maker.add_game(g)).collect();
+        assert_eq!(results[0].plies, 3);
+        assert_eq!(results[0].problem, None);
+        assert_eq!(results[2].plies, 2);
+        let problem = results[2].problem.clone().unwrap_or_default();
+        assert!(
+            problem.contains("line 6") && problem.contains("ply 3"),
+            "{problem}"
+        );
+        assert_eq!(results[3].plies, 0);
+        let problem = results[3].problem.clone().unwrap_or_default();
+        assert!(problem.contains("Chess960"), "{problem}");
         let entries = maker.finish();
         // e4 (3 games, 6 points) and Nf3 (2 games, 4 points) stay; e5 only lost, c5 was
         // played once.
@@ -258,10 +291,10 @@ mod tests {
         let won = games("[Result \"1-0\"]\n1. e4 1-0\n").remove(0);
         let drawn = games("[Result \"1/2-1/2\"]\n1. d4 1/2-1/2\n").remove(0);
         for _ in 0..40_000 {
-            assert_eq!(maker.add_game(&won), Ok(1));
+            assert_eq!(maker.add_game(&won).plies, 1);
         }
         for _ in 0..100 {
-            assert_eq!(maker.add_game(&drawn), Ok(1));
+            assert_eq!(maker.add_game(&drawn).plies, 1);
         }
         let entries = maker.finish();
         let weights: Vec<u16> = entries.iter().map(|e| e.weight).collect();

@@ -11,7 +11,7 @@ pub mod player;
 pub mod polyglot;
 pub mod reader;
 
-pub use make::{BookMaker, MakeOptions};
+pub use make::{AddedGame, BookMaker, MakeOptions};
 pub use pgn::{PgnGame, PgnReader};
 pub use player::{share_lines, BookChoice, BookPlayer};
 pub use polyglot::Entry;

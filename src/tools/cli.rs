@@ -1,6 +1,6 @@
 //! Betacut's command line, the one dispatcher: no arguments starts the protocol loop (XBoard
 //! or UCI, chosen by the first command); subcommands run the tools: `perft`, `divide`,
-//! `perft-suite`, `bench`, `epd`, `datagen` and `tune`.
+//! `perft-suite`, `bench`, `epd`, `datagen`, `tune` and `book`.
 
 use super::{bench, datagen, epd, perft, tuner};
 use crate::board::Position;
@@ -28,7 +28,11 @@ pub const USAGE: &str = "usage:
                   [--random-plies N] [--openings FILE]
                                            self-play tuning data: `FEN | result` lines
   betacut tune <data.txt> [--epochs N] [--lr X] [--l2 X] [--threads N] [--out FILE]
-                                           Texel-tune the evaluation weights";
+                                           Texel-tune the evaluation weights
+  betacut book make <games.pgn> <out.bin> [--plies N] [--min-games N]
+                                           make a Polyglot book from PGN games (defaults: 24
+                                           plies, moves seen in at least 3 games)
+  betacut book show <book.bin> [FEN]       a book's moves for a position (default: start)";
 
 /// Runs the command line `args` (without the program name) and returns the exit code; errors
 /// print the usage to standard error and exit with 2.
@@ -68,6 +72,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         "epd" => run_epd(rest),
         "datagen" => run_datagen(rest),
         "tune" => run_tune(rest),
+        "book" => super::book::run(rest),
         other => Err(format!("unknown command {other:?}")),
     }
 }

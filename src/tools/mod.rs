@@ -1,7 +1,8 @@
-//! Tools built into the binary: perft, bench, EPD suites, tuning-data generation and the
-//! Texel tuner.
+//! Tools built into the binary: perft, bench, EPD suites, tuning-data generation, the Texel
+//! tuner and Polyglot books.
 
 pub mod bench;
+pub mod book;
 pub mod cli;
 pub mod datagen;
 pub mod epd;
