@@ -7,6 +7,7 @@
 
 pub mod ablation;
 pub mod board;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod protocol;

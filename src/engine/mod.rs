@@ -19,6 +19,7 @@ pub use options::{OptionError, OptionKind, OptionScope, OptionSpec, OptionValue,
 pub use running::{RunningSearch, SearchKind, SearchRequest};
 
 use crate::board::{Move, MoveParseError, Position};
+use crate::book::{BookError, BookMove, BookPlayer};
 use crate::search::{SearchControl, SearchLimits, SearchResult, Searcher};
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use std::path::PathBuf;
@@ -108,6 +109,7 @@ pub struct Engine {
     next_search_id: u64,
     listener: Listener,
     on_done: DoneNotifier,
+    book: BookPlayer,
 }
 
 impl std::fmt::Debug for Engine {
@@ -141,6 +143,7 @@ impl Engine {
             next_search_id: 1,
             listener,
             on_done,
+            book: BookPlayer::new(),
         }
     }
 
@@ -221,6 +224,15 @@ impl Engine {
         value: Option<&str>,
     ) -> Result<OptionEffect, OptionError> {
         let value = options::parse_option(name, value)?;
+        if let OptionValue::BookFile(path) = &value {
+            self.book
+                .set_file(path.as_deref())
+                .map_err(|err| OptionError::Unusable {
+                    name: options::BOOK_FILE,
+                    reason: format!("{err}; playing without a book"),
+                })?;
+            return Ok(OptionEffect::Done);
+        }
         Ok(self.apply_option(value))
     }
 
@@ -239,6 +251,13 @@ impl Engine {
             OptionValue::MoveOverhead(time) => self.settings.move_overhead = time,
             OptionValue::ClearHash => self.clear_pending = true,
             OptionValue::LogFile(path) => return OptionEffect::LogFile(path),
+            OptionValue::OwnBook(on) => self.book.set_enabled(on),
+            OptionValue::BookFile(path) => {
+                if let Err(err) = self.book.set_file(path.as_deref()) {
+                    self.say(&format!("{err}; playing without a book"));
+                }
+            }
+            OptionValue::BookBestMove(on) => self.book.set_best_only(on),
         }
         self.apply_if_idle();
         OptionEffect::Done
@@ -325,6 +344,12 @@ impl Engine {
     /// Starts a search of the game position (after `request.prefix`) and returns its id. A
     /// search already running is aborted first (its result is dropped). The MultiPV setting
     /// applies unless the request asks for a count itself.
+    ///
+    /// With `OwnBook` on, a search for the engine's own move (`Think`, not infinite, no mate
+    /// target, no excluded moves) of a position in the book is not started: the book move is
+    /// announced with a message (`book move e2e4 (weight 2 of 5)`) and comes back at once
+    /// through the done notifier, as a finished search whose expected reply is the book's
+    /// best reply. Analysis and pondering always search.
     pub fn start(&mut self, mut request: SearchRequest) -> u64 {
         self.abort();
         let Some(mut searcher) = self.searcher.take() else {
@@ -336,6 +361,17 @@ impl Engine {
         }
         let id = self.next_search_id;
         self.next_search_id += 1;
+        if let Some(result) = self.book_result(&request) {
+            self.running = Some(RunningSearch::finished(
+                id,
+                request.kind,
+                self.game.position(),
+                searcher,
+                result,
+                self.on_done.clone(),
+            ));
+            return id;
+        }
         self.running = Some(RunningSearch::start(
             id,
             request,
@@ -410,6 +446,66 @@ impl Engine {
             position,
             time_used,
         }
+    }
+
+    /// The book move to play instead of the search `request`, if the book has one.
+    fn book_result(&mut self, request: &SearchRequest) -> Option<SearchResult> {
+        let limits = &request.limits;
+        if request.kind != SearchKind::Think
+            || !request.prefix.is_empty()
+            || limits.infinite
+            || limits.mate.is_some()
+            || !limits.excluded.is_empty()
+        {
+            return None;
+        }
+        let pos = self.game.position();
+        let choice = match self.book.choose(pos) {
+            Ok(choice) => choice?,
+            Err(err) => {
+                self.say(&format!("{err}; playing without a book"));
+                return None;
+            }
+        };
+        self.say(&format!(
+            "book move {} (weight {} of {})",
+            pos.move_to_coordinate(choice.mv),
+            choice.weight,
+            choice.total
+        ));
+        let mut pv = vec![choice.mv];
+        pv.extend(choice.reply);
+        Some(SearchResult {
+            best_move: choice.mv,
+            ponder_move: choice.reply,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv,
+        })
+    }
+
+    // ----- book -----
+
+    /// True while `OwnBook` is on.
+    pub fn book_enabled(&self) -> bool {
+        self.book.is_enabled()
+    }
+
+    /// The file of the open book, if one is open.
+    pub fn book_path(&self) -> Option<&std::path::Path> {
+        self.book.path()
+    }
+
+    /// The book moves of the game position that are legal, in book order (none without a
+    /// book). A read error closes the book.
+    pub fn book_moves(&mut self) -> Result<Vec<BookMove>, BookError> {
+        self.book.moves(self.game.position())
+    }
+
+    /// Seeds the book's weighted random pick (for reproducible games and tests).
+    pub fn seed_book(&mut self, seed: u64) {
+        self.book.seed(seed);
     }
 
     /// A short synchronous search of the game position with `limits` (no events), when no

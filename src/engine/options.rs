@@ -80,6 +80,12 @@ pub const MOVE_OVERHEAD: &str = "Move Overhead";
 pub const CLEAR_HASH: &str = "Clear Hash";
 /// The option `Log File`.
 pub const LOG_FILE: &str = "Log File";
+/// The option `OwnBook`.
+pub const OWN_BOOK: &str = "OwnBook";
+/// The option `BookFile`.
+pub const BOOK_FILE: &str = "BookFile";
+/// The option `BookBestMove`.
+pub const BOOK_BEST_MOVE: &str = "BookBestMove";
 
 /// Every option, in the order interfaces list them.
 pub const OPTIONS: &[OptionSpec] = &[
@@ -139,6 +145,21 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Text { default: "" },
         scope: OptionScope::All,
     },
+    OptionSpec {
+        name: OWN_BOOK,
+        kind: OptionKind::Check { default: false },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: BOOK_FILE,
+        kind: OptionKind::Text { default: "" },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: BOOK_BEST_MOVE,
+        kind: OptionKind::Check { default: false },
+        scope: OptionScope::All,
+    },
 ];
 
 /// A parsed option value.
@@ -160,6 +181,12 @@ pub enum OptionValue {
     ClearHash,
     /// `Log File`: log every protocol line there (`None`: stop logging).
     LogFile(Option<PathBuf>),
+    /// `OwnBook`: play moves from the book set by `BookFile`.
+    OwnBook(bool),
+    /// `BookFile`: the Polyglot book to open (`None`: no book).
+    BookFile(Option<PathBuf>),
+    /// `BookBestMove`: always the book's highest-weight move, not a weighted random pick.
+    BookBestMove(bool),
 }
 
 /// Why an option could not be set.
@@ -180,6 +207,15 @@ pub enum OptionError {
         value: String,
         /// What would have been accepted.
         expected: String,
+    },
+    /// The value is of the right type but cannot be used (e.g. a book file that is missing or
+    /// broken); the option is left unset.
+    #[error("option {name:?} not set: {reason}")]
+    Unusable {
+        /// The option.
+        name: &'static str,
+        /// Why.
+        reason: String,
     },
 }
 
@@ -227,11 +263,19 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Opti
         UCI_CHESS960 => OptionValue::Chess960(check()?),
         MOVE_OVERHEAD => OptionValue::MoveOverhead(Duration::from_millis(spin()? as u64)),
         CLEAR_HASH => OptionValue::ClearHash,
-        _ => match value {
-            None | Some("") | Some("<empty>") => OptionValue::LogFile(None),
-            Some(path) => OptionValue::LogFile(Some(PathBuf::from(path))),
-        },
+        OWN_BOOK => OptionValue::OwnBook(check()?),
+        BOOK_FILE => OptionValue::BookFile(file_value(value)),
+        BOOK_BEST_MOVE => OptionValue::BookBestMove(check()?),
+        _ => OptionValue::LogFile(file_value(value)),
     })
+}
+
+/// A file option's path; empty (or UCI's `<empty>`) means none.
+fn file_value(value: Option<&str>) -> Option<PathBuf> {
+    match value {
+        None | Some("") | Some("<empty>") => None,
+        Some(path) => Some(PathBuf::from(path)),
+    }
 }
 
 #[cfg(test)]
@@ -282,6 +326,24 @@ mod tests {
         assert_eq!(
             parse_option("Log File", Some("<empty>")),
             Ok(OptionValue::LogFile(None))
+        );
+        assert_eq!(
+            parse_option("OwnBook", Some("true")),
+            Ok(OptionValue::OwnBook(true))
+        );
+        assert_eq!(
+            parse_option("BookFile", Some("/books/my book.bin")),
+            Ok(OptionValue::BookFile(Some(PathBuf::from(
+                "/books/my book.bin"
+            ))))
+        );
+        assert_eq!(
+            parse_option("BookFile", Some("<empty>")),
+            Ok(OptionValue::BookFile(None))
+        );
+        assert_eq!(
+            parse_option("bookbestmove", Some("1")),
+            Ok(OptionValue::BookBestMove(true))
         );
         assert_eq!(
             parse_option("Nope", Some("1")),

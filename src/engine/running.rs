@@ -204,6 +204,31 @@ impl RunningSearch {
         }
     }
 
+    /// A search that is already over, with `result` (a book move): `on_done` is called with
+    /// `id` now, so the front-end collects it the same way as a search that ended.
+    pub fn finished(
+        id: u64,
+        kind: SearchKind,
+        position: &Position,
+        searcher: Searcher,
+        result: SearchResult,
+        on_done: DoneNotifier,
+    ) -> RunningSearch {
+        let run = RunningSearch {
+            id,
+            kind,
+            control: Arc::new(SearchControl::new(false)),
+            position: Arc::new(position.clone()),
+            clock_start: Instant::now(),
+            hash_mb: searcher.hash_size(),
+            nps: None,
+            latest_pv: Arc::new(Mutex::new(result.pv.clone())),
+            outcome: Outcome::Ready(Box::new((searcher, result))),
+        };
+        on_done(id);
+        run
+    }
+
     /// The search's id.
     pub fn id(&self) -> u64 {
         self.id

@@ -1,6 +1,6 @@
 //! Betacut's command line, the one dispatcher: no arguments starts the protocol loop (XBoard
 //! or UCI, chosen by the first command); subcommands run the tools: `perft`, `divide`,
-//! `perft-suite`, `bench`, `epd`, `datagen`, `datagen-text`, `tune` and `train`.
+//! `perft-suite`, `bench`, `epd`, `datagen`, `datagen-text`, `tune`, `train` and `book`.
 
 use super::datagen::DataFormat;
 use super::{bench, datagen, epd, perft, records, train_cli, tuner};
@@ -40,7 +40,11 @@ pub const USAGE: &str = "usage:
   betacut train <data files...> --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X]
                   [--lr-decay X] [--wdl X] [--threads N] [--seed S] [--validation N]
                   [--checkpoint DIR] [--resume FILE]
-                                           train a network on binary datagen files";
+                                           train a network on binary datagen files
+  betacut book make <games.pgn> <out.bin> [--plies N] [--min-games N]
+                                           make a Polyglot book from PGN games (defaults: 24
+                                           plies, moves seen in at least 3 games)
+  betacut book show <book.bin> [FEN]       a book's moves for a position (default: start)";
 
 /// Runs the command line `args` (without the program name) and returns the exit code; errors
 /// print the usage to standard error and exit with 2.
@@ -82,6 +86,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         "datagen-text" => run_datagen_text(rest),
         "tune" => run_tune(rest),
         "train" => train_cli::run_train(rest),
+        "book" => super::book::run(rest),
         other => Err(format!("unknown command {other:?}")),
     }
 }

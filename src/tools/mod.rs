@@ -1,7 +1,8 @@
 //! Tools built into the binary: perft, bench, EPD suites, training-data generation, the Texel
-//! tuner and the network trainer.
+//! tuner, the network trainer and Polyglot books.
 
 pub mod bench;
+pub mod book;
 pub mod cli;
 pub mod datagen;
 pub mod epd;

@@ -385,8 +385,14 @@ impl Xboard {
             }
             Command::Hint => self.hint(),
             Command::Bk => {
-                self.out
-                    .line(" Betacut has no opening book: no book moves here.");
+                let open = self.engine.book_path().is_some();
+                let moves = self.engine.book_moves();
+                let pos = self.position();
+                for text in
+                    crate::book::player::listing(pos, open, self.engine.book_enabled(), moves)
+                {
+                    self.out.line(&format!(" {text}"));
+                }
                 self.out.line("");
             }
             Command::Undo => self.undo(1, line),

@@ -1,0 +1,121 @@
+//! `betacut book make` and `betacut book show`: make a Polyglot book from PGN games, and print
+//! a book's moves for a position.
+
+use crate::board::Position;
+use crate::book::make::{write_book, BookMaker, MakeOptions, DEFAULT_MIN_GAMES, DEFAULT_PLIES};
+use crate::book::pgn::PgnReader;
+use crate::book::player::share_lines;
+use crate::book::reader::{total_weight, Book};
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Runs `book make ...` or `book show ...` (`args` after the word `book`).
+pub fn run(args: &[String]) -> Result<ExitCode, String> {
+    match args.first().map(String::as_str) {
+        Some("make") => make(&args[1..]),
+        Some("show") => show(&args[1..]),
+        Some(other) => Err(format!("unknown book command {other:?} (make or show)")),
+        None => Err("book needs make or show".to_string()),
+    }
+}
+
+/// The value after `--name`, as a number.
+fn number_flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, String> {
+    match args.iter().position(|a| a == name) {
+        None => Ok(None),
+        Some(i) => {
+            let text = args.get(i + 1).ok_or(format!("{name} needs a value"))?;
+            text.parse::<T>()
+                .map(Some)
+                .map_err(|_| format!("bad value {text:?} for {name}"))
+        }
+    }
+}
+
+fn make(args: &[String]) -> Result<ExitCode, String> {
+    let (Some(pgn_path), Some(out_path)) = (args.first(), args.get(1)) else {
+        return Err("book make needs a PGN file and an output file".to_string());
+    };
+    for (i, arg) in args.iter().enumerate().skip(2) {
+        let is_value = i > 2 && matches!(args[i - 1].as_str(), "--plies" | "--min-games");
+        if !is_value && !matches!(arg.as_str(), "--plies" | "--min-games") {
+            return Err(format!("unknown argument {arg:?} for book make"));
+        }
+    }
+    let options = MakeOptions {
+        plies: number_flag(args, "--plies")?.unwrap_or(DEFAULT_PLIES),
+        min_games: number_flag(args, "--min-games")?.unwrap_or(DEFAULT_MIN_GAMES),
+    };
+    let file = File::open(pgn_path).map_err(|e| format!("cannot read {pgn_path}: {e}"))?;
+    let mut maker = BookMaker::new(options);
+    let (mut used, mut plies) = (0usize, 0usize);
+    for game in PgnReader::new(BufReader::new(file)) {
+        let game = game.map_err(|e| format!("{pgn_path}: {e}"))?;
+        let number = maker.games() + 1;
+        for problem in &game.problems {
+            eprintln!("{pgn_path}: game {number}: {problem}");
+        }
+        let added = maker.add_game(&game);
+        if let Some(why) = &added.problem {
+            eprintln!("{pgn_path}: game {number} (line {}): {why}", game.line);
+        }
+        if added.plies > 0 {
+            used += 1;
+            plies += added.plies;
+        }
+    }
+    let games = maker.games();
+    let entries = maker.finish();
+    let mut keys: Vec<u64> = entries.iter().map(|e| e.key).collect();
+    keys.dedup();
+    let out = File::create(out_path).map_err(|e| format!("cannot create {out_path}: {e}"))?;
+    write_book(&entries, &mut BufWriter::new(out))
+        .map_err(|e| format!("writing {out_path}: {e}"))?;
+    println!(
+        "{games} games read, {used} used, {plies} plies (at most {} a game); {} entries for {} \
+         positions (--min-games {}) written to {out_path}",
+        options.plies,
+        entries.len(),
+        keys.len(),
+        options.min_games
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(args: &[String]) -> Result<ExitCode, String> {
+    let path = args
+        .first()
+        .ok_or("book show needs a book file".to_string())?;
+    let mut book = Book::open(Path::new(path)).map_err(|e| e.to_string())?;
+    let fen = args[1..].join(" ");
+    let pos = if fen.trim().is_empty() {
+        Position::startpos()
+    } else {
+        Position::from_fen(&fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))?
+    };
+    let raw = book.entries_for_key(pos.key()).map_err(|e| e.to_string())?;
+    let moves = book.moves(&pos).map_err(|e| e.to_string())?;
+    println!("book {path}: {} entries", book.len());
+    println!("position {} (key {:016x})", pos.to_fen(), pos.key());
+    if moves.is_empty() {
+        println!("no book moves in this position");
+    } else {
+        for line in share_lines(&pos, &moves) {
+            println!("{line}");
+        }
+        println!(
+            "{} book moves, total weight {}",
+            moves.len(),
+            total_weight(&moves)
+        );
+    }
+    if raw.len() > moves.len() {
+        println!(
+            "{} entries with this key have a move that is not legal here (ignored)",
+            raw.len() - moves.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
