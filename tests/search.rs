@@ -66,7 +66,7 @@ fn finds_mate_in_two_with_the_exact_distance() {
     // shallow searches after 1.Kf7 Kh7 late-move pruning stops handing out quiet moves before
     // Rh1 comes up; it is seen from depth 10. (Quiet checks in quiescence, removed after their
     // SPRT accepted H0, found it at depth 2; sparing checks from late-move pruning found it at
-    // depth 3 but lost its SPRT, see the README.)
+    // depth 3 but lost its SPRT, see docs/experiments.md.)
     let pos = position("7k/8/5K2/8/8/8/8/6R1 w - - 0 1");
     let result = depth(&pos, 10);
     assert_eq!(result.score, MATE - 3, "score {}", result.score);

@@ -608,44 +608,5 @@ fn the_protocol_is_chosen_by_the_first_command() {
 /// searches in between are allowed.
 #[test]
 fn sample_session_in_uci_md_replays() {
-    let doc =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/uci.md")).unwrap_or_default();
-    let marker = "<!-- session:begin -->";
-    let (Some(start), Some(end)) = (doc.find(marker), doc.find("<!-- session:end -->")) else {
-        panic!("uci.md has the session markers");
-    };
-    let session: Vec<&str> = doc[start + marker.len()..end]
-        .lines()
-        .filter(|l| l.starts_with('>') || l.starts_with('<'))
-        .collect();
-    assert!(session.len() > 20, "session found");
-    let mut engine = Engine::start();
-    for entry in session {
-        if let Some(input) = entry.strip_prefix("> ") {
-            engine.send(input);
-        } else {
-            let expected = entry.strip_prefix("< ").unwrap_or("");
-            let matches = |l: &str| -> bool {
-                match expected.find('*') {
-                    Some(star) if expected.ends_with('*') && star == expected.len() - 1 => {
-                        l.starts_with(&expected[..star])
-                    }
-                    Some(star) => {
-                        // `head * tail *`: the line starts with head and contains the middle.
-                        let head = &expected[..star];
-                        let middle = expected[star + 1..].trim_end_matches('*').trim();
-                        l.starts_with(head) && l.contains(middle)
-                    }
-                    None => l == expected,
-                }
-            };
-            let (line, before) = engine.expect(&format!("{expected:?}"), matches);
-            let stray: Vec<&String> = before
-                .iter()
-                .filter(|l| !l.starts_with("info depth"))
-                .collect();
-            assert!(stray.is_empty(), "unexpected {stray:?} before {line:?}");
-        }
-    }
-    assert!(engine.wait_exit(), "session ends with quit");
+    common::replay_session("uci.md", |l| l.starts_with("info depth"));
 }

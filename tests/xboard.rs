@@ -865,38 +865,7 @@ fn log_file_records_both_directions() {
 /// `#` comments in between are allowed.
 #[test]
 fn sample_session_in_xboard_md_replays() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/xboard.md"))
-        .expect("xboard.md");
-    let marker = "<!-- session:begin -->";
-    let start = doc.find(marker).expect("session start marker") + marker.len();
-    let end = doc
-        .find("<!-- session:end -->")
-        .expect("session end marker");
-    let session: Vec<&str> = doc[start..end]
-        .lines()
-        .filter(|l| l.starts_with('>') || l.starts_with('<'))
-        .collect();
-    assert!(session.len() > 20, "session found");
-    let mut engine = Engine::start();
-    for entry in session {
-        if let Some(input) = entry.strip_prefix("> ") {
-            engine.send(input);
-        } else {
-            let expected = entry.strip_prefix("< ").unwrap_or("");
-            let (line, before) = engine.expect(&format!("{expected:?}"), |l| {
-                match expected.strip_suffix('*') {
-                    Some(prefix) => l.starts_with(prefix),
-                    None => l == expected,
-                }
-            });
-            let stray: Vec<&String> = before
-                .iter()
-                .filter(|l| !is_thinking(l) && !l.starts_with('#'))
-                .collect();
-            assert!(stray.is_empty(), "unexpected {stray:?} before {line:?}");
-        }
-    }
-    assert!(engine.wait_exit(), "session ends with quit");
+    common::replay_session("xboard.md", |l| is_thinking(l) || l.starts_with('#'));
 }
 
 /// Plays the engine's move `text` in a Chess960 game: castling must come as `O-O` / `O-O-O`,

@@ -21,7 +21,7 @@
 //! --random-plies 8`, run with the binary of commit b5bca01 (688805 positions, 35 min on
 //! 2 cores).
 //!
-//! See README.md (How the evaluation weights are made) for how the data is made.
+//! See docs/experiments.md (How the evaluation weights are made) for how the data is made.
 
 use super::packed::S;
 use super::params::NUM_PARAMS;

@@ -713,7 +713,7 @@ impl Worker {
             self.make(sh, ply, mv);
             moves_searched += 1;
             // Only the singular hash move is extended; checks are not (an SPRT of the check
-            // extension at 1+0.01 accepted H0, see the README).
+            // extension at 1+0.01 accepted H0, see docs/experiments.md).
             let extension = if mv == tt_move { singular_extension } else { 0 };
             let new_depth = depth - 1 + extension;
 

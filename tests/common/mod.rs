@@ -145,3 +145,44 @@ pub fn weak_move(pos: &Position, seed: &mut u64) -> String {
     let pick = (*seed >> 33) as usize % moves.len();
     pos.move_to_coordinate(moves.as_slice()[pick])
 }
+
+/// Replays the sample session between `<!-- session:begin -->` and `<!-- session:end -->` in the
+/// document `doc` (a file of the repository): `> ` lines are sent, `< ` lines must come back in
+/// this order. In an expected line a final `*` matches any rest of the line, and `head * middle
+/// *` a line that starts with `head` and contains `middle`. Lines for which `allowed` holds may
+/// come in between (search output); any other line in between fails the test.
+pub fn replay_session(doc: &str, allowed: impl Fn(&str) -> bool) {
+    let path = format!("{}/{doc}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let marker = "<!-- session:begin -->";
+    let (Some(start), Some(end)) = (text.find(marker), text.find("<!-- session:end -->")) else {
+        panic!("{doc} has the session markers");
+    };
+    let session: Vec<&str> = text[start + marker.len()..end]
+        .lines()
+        .filter(|l| l.starts_with('>') || l.starts_with('<'))
+        .collect();
+    assert!(session.len() > 20, "{doc}: session found");
+    let mut engine = Engine::start();
+    for entry in session {
+        if let Some(input) = entry.strip_prefix("> ") {
+            engine.send(input);
+            continue;
+        }
+        let expected = entry.strip_prefix("< ").unwrap_or("");
+        let matches = |line: &str| -> bool {
+            match expected.find('*') {
+                None => line == expected,
+                Some(star) if star + 1 == expected.len() => line.starts_with(&expected[..star]),
+                Some(star) => {
+                    let middle = expected[star + 1..].trim_end_matches('*').trim();
+                    line.starts_with(&expected[..star]) && line.contains(middle)
+                }
+            }
+        };
+        let (line, before) = engine.expect(&format!("{expected:?}"), matches);
+        let stray: Vec<&String> = before.iter().filter(|l| !allowed(l)).collect();
+        assert!(stray.is_empty(), "unexpected {stray:?} before {line:?}");
+    }
+    assert!(engine.wait_exit(), "{doc}: the session ends with quit");
+}
