@@ -610,3 +610,59 @@ fn the_protocol_is_chosen_by_the_first_command() {
 fn sample_session_in_uci_md_replays() {
     common::replay_session("uci.md", |l| l.starts_with("info depth"));
 }
+
+#[test]
+fn a_playing_level_searches_a_node_budget_and_picks_among_good_moves() {
+    let (mut engine, lines) = Engine::uci();
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name UCI_LimitStrength type check default false"));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name UCI_Elo type spin default 1500 min 800 max 2800"));
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.send("setoption name UCI_Elo value 800");
+    engine.send("setoption name UCI_Elo value 5000");
+    engine.expect_error("an Elo out of range");
+    let pos = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    engine.send(&format!("position fen {}", pos.to_fen()));
+    // The lowest level searches about 30 nodes (the first iteration always completes), looks
+    // at four lines, and plays a legal move, whatever depth is asked for.
+    engine.send("go depth 20");
+    let (best, infos) = engine.expect_bestmove();
+    check_infos(&pos, &infos);
+    check_bestmove(&pos, &best);
+    let most_nodes = infos
+        .iter()
+        .filter_map(|l| field(&info_fields(l), "nodes").and_then(|n| n.parse::<u64>().ok()))
+        .max()
+        .unwrap_or(0);
+    assert!(most_nodes < 2_000, "a node budget: {most_nodes} nodes");
+    assert!(
+        infos.iter().any(|l| l.contains(" multipv 4 ")),
+        "four lines"
+    );
+    // A stronger level searches more; full strength again without the limit.
+    engine.send("setoption name UCI_Elo value 2400");
+    engine.send("go wtime 20000 btime 20000");
+    let (best, infos) = engine.expect_bestmove();
+    check_bestmove(&pos, &best);
+    let nodes = |infos: &[String]| {
+        infos
+            .iter()
+            .filter_map(|l| field(&info_fields(l), "nodes").and_then(|n| n.parse::<u64>().ok()))
+            .max()
+            .unwrap_or(0)
+    };
+    assert!(nodes(&infos) > most_nodes);
+    assert!(
+        nodes(&infos) < 300_000,
+        "the 2400 level's budget (about 130,000 nodes)"
+    );
+    engine.send("setoption name UCI_LimitStrength value false");
+    engine.send("go depth 6");
+    let (best, infos) = engine.expect_bestmove();
+    check_bestmove(&pos, &best);
+    assert!(infos.iter().all(|l| !l.contains(" multipv 2 ")));
+    assert!(engine.quit());
+}

@@ -9,6 +9,7 @@
 
 pub mod events;
 pub mod game;
+pub mod levels;
 pub mod memory;
 pub mod options;
 pub mod running;
@@ -30,6 +31,31 @@ pub fn engine_name() -> String {
     format!("Betacut {}", env!("CARGO_PKG_VERSION"))
 }
 
+/// True if a playing level applies to `request`: the engine's own move or a ponder search,
+/// not analysis, an infinite search, a mate search or a search of chosen root moves.
+fn levels_apply(request: &SearchRequest) -> bool {
+    request.kind != SearchKind::Analyze
+        && !request.limits.infinite
+        && request.limits.mate.is_none()
+        && request.limits.excluded.is_empty()
+}
+
+/// A seed from the clock, different in every process.
+fn time_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    mix(nanos ^ u64::from(std::process::id()))
+}
+
+/// SplitMix64's finaliser: a well-spread 64-bit value from any input.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The engine's authors as interfaces show them.
 pub const ENGINE_AUTHOR: &str = "the Betacut developers";
 
@@ -48,6 +74,10 @@ pub struct Settings {
     pub move_overhead: Duration,
     /// XBoard `random`: a small per-game random offset on evaluations.
     pub random: bool,
+    /// Play at the level `elo` sets instead of full strength.
+    pub limit_strength: bool,
+    /// The playing level when `limit_strength` is on.
+    pub elo: u32,
 }
 
 impl Default for Settings {
@@ -59,6 +89,8 @@ impl Default for Settings {
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             random: false,
+            limit_strength: false,
+            elo: levels::DEFAULT_ELO,
         }
     }
 }
@@ -110,6 +142,10 @@ pub struct Engine {
     listener: Listener,
     on_done: DoneNotifier,
     book: BookPlayer,
+    /// Seed of the playing levels' picks; a new one for every game.
+    level_seed: u64,
+    /// The running search's id and the level it plays at (with `UCI_LimitStrength`).
+    level_of_search: Option<(u64, levels::Level)>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -144,6 +180,8 @@ impl Engine {
             listener,
             on_done,
             book: BookPlayer::new(),
+            level_seed: time_seed(),
+            level_of_search: None,
         }
     }
 
@@ -186,7 +224,14 @@ impl Engine {
         game.set_chess960(self.chess960);
         self.game = game;
         self.clear_pending = true;
+        self.level_seed = mix(self.level_seed);
         self.apply_if_idle();
+    }
+
+    /// Seeds the playing levels' picks (for reproducible games and tests); every new game
+    /// derives its own seed from it.
+    pub fn seed_levels(&mut self, seed: u64) {
+        self.level_seed = seed;
     }
 
     /// Parses `text` (coordinates or SAN) as a legal move in the game position.
@@ -258,6 +303,10 @@ impl Engine {
                 }
             }
             OptionValue::BookBestMove(on) => self.book.set_best_only(on),
+            OptionValue::LimitStrength(on) => self.settings.limit_strength = on,
+            OptionValue::Elo(elo) => {
+                self.settings.elo = elo.clamp(levels::MIN_ELO, levels::MAX_ELO);
+            }
         }
         self.apply_if_idle();
         OptionEffect::Done
@@ -372,6 +421,18 @@ impl Engine {
             ));
             return id;
         }
+        self.level_of_search = None;
+        if self.settings.limit_strength && levels_apply(&request) {
+            let level = levels::Level::from_elo(self.settings.elo);
+            request.limits.multipv = request.limits.multipv.max(level.lines);
+            request.limits.nodes = Some(
+                request
+                    .limits
+                    .nodes
+                    .map_or(level.nodes, |n| n.min(level.nodes)),
+            );
+            self.level_of_search = Some((id, level));
+        }
         self.running = Some(RunningSearch::start(
             id,
             request,
@@ -431,7 +492,24 @@ impl Engine {
         let kind = run.kind();
         let time_used = run.time_used();
         let position = run.position().clone();
-        let (mut searcher, result) = run.finish();
+        let (mut searcher, mut result) = run.finish();
+        if let Some((_, level)) = self.level_of_search.filter(|&(lid, _)| lid == id) {
+            if kind == SearchKind::Think {
+                let seed = self.level_seed ^ position.key();
+                if let Some(mv) = level.choose(&result.lines, seed) {
+                    if mv != result.best_move {
+                        result.score = result
+                            .lines
+                            .iter()
+                            .find(|&&(m, _)| m == mv)
+                            .map_or(result.score, |&(_, s)| s);
+                        result.best_move = mv;
+                        result.ponder_move = None;
+                        result.pv = vec![mv];
+                    }
+                }
+            }
+        }
         if searcher.hash_size() != self.applied.map_or(0, |a| a.hash_mb)
             && self.settings.hash_mb != self.applied.map_or(0, |a| a.hash_mb)
         {
@@ -482,6 +560,7 @@ impl Engine {
             depth: 0,
             nodes: 0,
             pv,
+            lines: vec![(choice.mv, 0)],
         })
     }
 
@@ -607,5 +686,31 @@ mod tests {
         engine.stop();
         assert_eq!(done.recv_timeout(Duration::from_secs(10)).ok(), Some(id));
         assert!(engine.finish(id).is_some());
+    }
+
+    #[test]
+    fn a_level_plays_the_same_move_with_the_same_seed_and_varies_with_it() {
+        let play = |seed: u64| -> Move {
+            let (mut engine, done, _) = engine();
+            engine.apply_option(OptionValue::LimitStrength(true));
+            engine.apply_option(OptionValue::Elo(1000));
+            engine.seed_levels(seed);
+            let id = engine.start(SearchRequest {
+                kind: SearchKind::Think,
+                limits: SearchLimits::depth(12),
+                prefix: Vec::new(),
+            });
+            assert_eq!(done.recv_timeout(Duration::from_secs(60)).ok(), Some(id));
+            let finished = engine.finish(id);
+            let mv = finished.map_or(Move::NONE, |f| f.result.best_move);
+            assert!(engine.position().legal_moves().contains(mv));
+            mv
+        };
+        assert_eq!(play(11), play(11));
+        let moves: std::collections::HashSet<Move> = (0..12).map(play).collect();
+        assert!(
+            moves.len() > 1,
+            "different seeds, different moves: {moves:?}"
+        );
     }
 }

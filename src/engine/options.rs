@@ -1,6 +1,7 @@
 //! The engine's options, one table for every protocol: names, types, defaults and ranges, and
 //! the parsing of a value given as text. Each front-end prints the table in its own syntax.
 
+use super::levels;
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -86,6 +87,10 @@ pub const OWN_BOOK: &str = "OwnBook";
 pub const BOOK_FILE: &str = "BookFile";
 /// The option `BookBestMove`.
 pub const BOOK_BEST_MOVE: &str = "BookBestMove";
+/// The option `UCI_LimitStrength`.
+pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+/// The option `UCI_Elo`.
+pub const UCI_ELO: &str = "UCI_Elo";
 
 /// Every option, in the order interfaces list them.
 pub const OPTIONS: &[OptionSpec] = &[
@@ -160,6 +165,20 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Check { default: false },
         scope: OptionScope::All,
     },
+    OptionSpec {
+        name: UCI_LIMIT_STRENGTH,
+        kind: OptionKind::Check { default: false },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: UCI_ELO,
+        kind: OptionKind::Spin {
+            default: levels::DEFAULT_ELO as i64,
+            min: levels::MIN_ELO as i64,
+            max: levels::MAX_ELO as i64,
+        },
+        scope: OptionScope::All,
+    },
 ];
 
 /// A parsed option value.
@@ -187,6 +206,10 @@ pub enum OptionValue {
     BookFile(Option<PathBuf>),
     /// `BookBestMove`: always the book's highest-weight move, not a weighted random pick.
     BookBestMove(bool),
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` sets instead of full strength.
+    LimitStrength(bool),
+    /// `UCI_Elo`: the playing level.
+    Elo(u32),
 }
 
 /// Why an option could not be set.
@@ -266,6 +289,8 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Opti
         OWN_BOOK => OptionValue::OwnBook(check()?),
         BOOK_FILE => OptionValue::BookFile(file_value(value)),
         BOOK_BEST_MOVE => OptionValue::BookBestMove(check()?),
+        UCI_LIMIT_STRENGTH => OptionValue::LimitStrength(check()?),
+        UCI_ELO => OptionValue::Elo(spin()? as u32),
         _ => OptionValue::LogFile(file_value(value)),
     })
 }

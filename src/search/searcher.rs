@@ -78,6 +78,9 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// The root move and score of every line of the last iteration whose lines were all
+    /// completed, best first (more than one with MultiPV).
+    pub lines: Vec<(Move, i32)>,
 }
 
 impl SearchResult {
@@ -90,6 +93,7 @@ impl SearchResult {
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
+            lines: Vec::new(),
         }
     }
 }
@@ -317,6 +321,7 @@ impl Searcher {
             depth: completed.depth,
             nodes,
             pv: completed.pv,
+            lines: self.workers[0].lines.clone(),
         }
     }
 

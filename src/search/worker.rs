@@ -99,6 +99,9 @@ pub(crate) struct Worker {
     /// Nodes spent below each root move (same order as `root_moves`) in this search so far.
     root_move_nodes: Vec<u64>,
     pub completed: Option<Iteration>,
+    /// Every line of the last iteration whose lines were all completed: (root move, score),
+    /// best first (one line unless MultiPV asks for more).
+    pub lines: Vec<(Move, i32)>,
     /// The root's best line so far in the iteration under way (set whenever a root move
     /// raises alpha with a complete search), used if the search stops before the iteration
     /// ends: a move that just proved better than the last iteration's choice is not thrown
@@ -111,7 +114,23 @@ pub(crate) struct Worker {
     pv_len: [usize; MAX_PLY + 2],
     stopped: bool,
     iteration_depth: u32,
+    /// The stop conditions are polled when `nodes & check_mask == 0`.
+    check_mask: u64,
     reductions: Box<[[i32; 64]; 64]>,
+}
+
+/// How often to poll the stop conditions: every [`CHECK_INTERVAL`] nodes, or for a small node
+/// budget about every sixteenth of it (a power of two), so that budgets of a few hundred nodes
+/// (the weakest playing levels) are kept.
+fn check_mask(node_budget: Option<u64>) -> u64 {
+    let interval = match node_budget {
+        Some(n) if n / 16 < CHECK_INTERVAL => {
+            let n = (n / 16).max(1);
+            1u64 << (63 - n.leading_zeros())
+        }
+        _ => CHECK_INTERVAL,
+    };
+    interval - 1
 }
 
 /// Late-move reductions by depth and move number: logarithmic in both.
@@ -139,6 +158,7 @@ impl Worker {
             root_excluded: Vec::new(),
             root_move_nodes: Vec::new(),
             completed: None,
+            lines: Vec::new(),
             partial: None,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
             pickers: (0..MAX_PLY + 4).map(|_| MovePicker::empty()).collect(),
@@ -146,6 +166,7 @@ impl Worker {
             pv_len: [0; MAX_PLY + 2],
             stopped: false,
             iteration_depth: 0,
+            check_mask: CHECK_INTERVAL - 1,
             reductions: reduction_table(),
         }
     }
@@ -165,6 +186,7 @@ impl Worker {
         self.nodes = 0;
         self.seldepth = 0;
         self.completed = None;
+        self.lines.clear();
         self.stopped = false;
         self.history.clear_killers();
         self.stack.fill(EMPTY_FRAME);
@@ -187,6 +209,7 @@ impl Worker {
             .unwrap_or(MAX_PLY as u32 - 2)
             .clamp(1, MAX_PLY as u32 - 2);
         let lines_wanted = sh.limits.multipv.clamp(1, self.root_moves.len().max(1));
+        self.check_mask = check_mask(sh.limits.nodes);
         let mut score = 0;
         let mut stable_iterations = 0u32;
         // The lines after the first of the last completed iteration.
@@ -280,9 +303,17 @@ impl Worker {
                 for (k, line) in new_lines.iter().enumerate() {
                     self.report_line(sh, line, k, Bound::Exact);
                 }
+                self.lines = new_lines
+                    .iter()
+                    .filter_map(|line| line.pv.first().map(|&mv| (mv, line.score)))
+                    .collect();
                 let mut lines = new_lines.into_iter();
                 self.completed = lines.next();
                 other_lines = lines.collect();
+            } else if let Some(line) = &self.completed {
+                self.lines.clear();
+                self.lines
+                    .extend(line.pv.first().map(|&mv| (mv, line.score)));
             }
             if self.is_main()
                 && self.iteration_should_stop(sh, depth, score, stable_iterations, score_drop)
@@ -390,7 +421,7 @@ impl Worker {
         if self.stopped {
             return true;
         }
-        if !self.nodes.is_multiple_of(CHECK_INTERVAL) {
+        if self.nodes & self.check_mask != 0 {
             return false;
         }
         sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);

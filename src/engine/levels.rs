@@ -1,0 +1,148 @@
+//! Playing levels (`UCI_LimitStrength` with `UCI_Elo`): a weaker Betacut that still plays like
+//! a player, not like a program that blunders on purpose.
+//!
+//! A level weakens the engine two ways. It searches a node budget that grows with the Elo
+//! (seeing less deep, as a weaker player does), and it looks at the best few moves (MultiPV)
+//! and picks one at random, weighted by `exp((score - best) / temperature)`: moves close to the
+//! best are chosen often, clearly worse ones rarely, and none that loses more than the level's
+//! limit against the best move (no hanging the queen for nothing). The temperature and the
+//! limit fall as the Elo rises. It does not think slower: time limits are untouched. The pick
+//! is seeded (per game and position), so a game replays the same with the same seed.
+//!
+//! The Elo scale is calibrated against the ladder engines (see docs/experiments.md).
+
+use crate::board::Move;
+use crate::search::score::is_mate;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// The lowest level.
+pub const MIN_ELO: u32 = 800;
+/// The highest level (above it, full strength is the only sensible setting).
+pub const MAX_ELO: u32 = 2800;
+/// The level at start-up (used once `UCI_LimitStrength` is switched on).
+pub const DEFAULT_ELO: u32 = 1500;
+
+/// How a level plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// The level's Elo.
+    pub elo: u32,
+    /// Node budget of a move.
+    pub nodes: u64,
+    /// Lines searched to choose from.
+    pub lines: usize,
+    /// Temperature of the weighted pick, in centipawns.
+    pub temperature: f64,
+    /// The most a chosen move may score below the best one, in centipawns.
+    pub max_loss: i32,
+}
+
+impl Level {
+    /// The level for `elo` (clamped to [`MIN_ELO`]..=[`MAX_ELO`]).
+    pub fn from_elo(elo: u32) -> Level {
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        // 0 at the lowest level, 1 at the highest.
+        let t = f64::from(elo - MIN_ELO) / f64::from(MAX_ELO - MIN_ELO);
+        let nodes = (30.0 * (1_000_000.0f64 / 30.0).powf(t)).round() as u64;
+        Level {
+            elo,
+            nodes,
+            lines: 4,
+            temperature: 5.0 + 150.0 * (1.0 - t).powf(1.5),
+            max_loss: (80.0 + 320.0 * (1.0 - t)).round() as i32,
+        }
+    }
+
+    /// Picks a move among `lines` (root move, score; best first) with `seed`. Mates are
+    /// never given away: when the best line mates, it is played; a line that is mated is only
+    /// chosen when every line is.
+    pub fn choose(&self, lines: &[(Move, i32)], seed: u64) -> Option<Move> {
+        let &(best_move, best) = lines.first()?;
+        if is_mate(best) && best > 0 {
+            return Some(best_move);
+        }
+        let candidates: Vec<(Move, f64)> = lines
+            .iter()
+            .filter(|&&(_, score)| {
+                best - score <= self.max_loss && !(is_mate(score) && score < 0 && best > score)
+            })
+            .map(|&(mv, score)| (mv, (f64::from(score - best) / self.temperature).exp()))
+            .collect();
+        let total: f64 = candidates.iter().map(|&(_, w)| w).sum();
+        if candidates.is_empty() || total.is_nan() || total <= 0.0 {
+            return Some(best_move);
+        }
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut pick = rng.gen::<f64>() * total;
+        for &(mv, weight) in &candidates {
+            if pick < weight {
+                return Some(mv);
+            }
+            pick -= weight;
+        }
+        candidates.last().map(|&(mv, _)| mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn levels_grow_stronger_with_the_elo() {
+        let mut previous = Level::from_elo(MIN_ELO);
+        assert_eq!(previous.nodes, 30);
+        for elo in (MIN_ELO + 100..=MAX_ELO).step_by(100) {
+            let level = Level::from_elo(elo);
+            assert!(level.nodes > previous.nodes, "{elo}");
+            assert!(level.temperature < previous.temperature, "{elo}");
+            assert!(level.max_loss < previous.max_loss, "{elo}");
+            previous = level;
+        }
+        assert_eq!(Level::from_elo(MAX_ELO).nodes, 1_000_000);
+        assert_eq!(Level::from_elo(0), Level::from_elo(MIN_ELO));
+    }
+
+    #[test]
+    fn the_pick_prefers_good_moves_and_never_throws_a_game_away() {
+        let pos = Position::startpos();
+        let moves: Vec<Move> = pos.legal_moves().iter().copied().take(4).collect();
+        let lines = vec![
+            (moves[0], 30),
+            (moves[1], 10),
+            (moves[2], -40),
+            (moves[3], -900),
+        ];
+        let level = Level::from_elo(1200);
+        let mut counts = [0usize; 4];
+        for seed in 0..2000 {
+            let Some(mv) = level.choose(&lines, seed) else {
+                panic!("a move");
+            };
+            let i = moves.iter().position(|&m| m == mv).unwrap_or(3);
+            counts[i] += 1;
+        }
+        assert!(counts[0] > counts[1] && counts[1] > counts[2], "{counts:?}");
+        assert!(
+            counts[2] > 0,
+            "weaker moves are played sometimes: {counts:?}"
+        );
+        assert_eq!(counts[3], 0, "a move losing 930 cp is never chosen");
+        // The same seed, the same move.
+        assert_eq!(level.choose(&lines, 7), level.choose(&lines, 7));
+        // A mate is always taken; a mated line is avoided while another line is not mated.
+        let mate = vec![(moves[0], MATE - 3), (moves[1], 500)];
+        assert_eq!(Level::from_elo(MIN_ELO).choose(&mate, 1), Some(moves[0]));
+        let mated = vec![(moves[0], -50), (moves[1], -(MATE - 4))];
+        for seed in 0..200 {
+            assert_eq!(
+                Level::from_elo(MIN_ELO).choose(&mated, seed),
+                Some(moves[0])
+            );
+        }
+        assert_eq!(level.choose(&[], 1), None);
+    }
+}
