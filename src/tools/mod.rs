@@ -1,5 +1,5 @@
-//! Tools built into the binary: perft, bench, EPD suites, tuning-data generation and the
-//! Texel tuner.
+//! Tools built into the binary: perft, bench, EPD suites, tuning-data generation, the Texel
+//! tuner and the tablebase prober's command line.
 
 pub mod bench;
 pub mod cli;
@@ -7,4 +7,5 @@ pub mod datagen;
 pub mod epd;
 pub mod input;
 pub mod perft;
+pub mod probe;
 pub mod tuner;

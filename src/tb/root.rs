@@ -1,0 +1,1 @@
+//! Root move ranking (to be written).

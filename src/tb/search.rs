@@ -1,0 +1,1 @@
+//! In-search probing (to be written).
