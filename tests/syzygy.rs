@@ -1,12 +1,20 @@
 //! Syzygy tablebases: the prober against python-chess's values for 2,304 positions of every
-//! 3- and 4-piece material set, unusable and missing files, and the `probe` tool.
+//! 3- and 4-piece material set, unusable and missing files, the `probe` tool, the root move
+//! ranking (wins kept and converted, the fifty-move rule), probes inside the search, and the
+//! options of both protocols in sessions with the built engine.
 
 mod common;
 
-use betacut::board::Position;
+use betacut::board::{Move, Position};
+use betacut::search::score::{self, TB_WIN};
+use betacut::search::{SearchControl, SearchLimits, SearchUpdate, Searcher};
+use betacut::tb::root::rank_root_moves;
+use betacut::tb::search::TbSettings;
 use betacut::tb::{ProbeError, Tablebases, Wdl};
+use common::Engine;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 const PROBES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy_probes.txt");
@@ -339,4 +347,307 @@ fn the_probe_tool_prints_one_line_per_position() {
     let (code, text) = run(&["--syzygy", TABLES, "not a fen"]);
     assert_eq!(code, Some(1));
     assert!(text.starts_with("not a fen ;error bad FEN"), "{text}");
+}
+
+fn shared_tables() -> Tablebases {
+    open(Path::new(TABLES), betacut::tb::DEFAULT_MEMORY_LIMIT)
+}
+
+const KQ_VS_K_FAR: &str = "8/8/8/8/3k4/8/8/1Q2K3 w - - 0 1";
+const KR_VS_K: &str = "8/8/8/8/8/8/1k6/R3K3 w - - 0 1";
+
+#[test]
+fn root_ranking_keeps_only_the_fastest_wins_and_converts_kqk() {
+    let tables = shared_tables();
+    let mut pos = position(KQ_VS_K_FAR);
+    let root_dtz = tables.probe_dtz(&pos).unwrap_or_else(|e| panic!("{e}"));
+    assert!(root_dtz > 0);
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let Some(ranking) = rank_root_moves(&tables, &pos, &moves, true) else {
+        panic!("KQvK is in the tables");
+    };
+    assert_eq!(ranking.wdl, 2);
+    assert!(ranking.by_dtz);
+    assert_eq!(ranking.ranked.len(), moves.len());
+    assert!(!ranking.kept.is_empty() && ranking.kept.len() < moves.len());
+    // Every kept move wins, with the shortest DTZ of all moves; some winning moves are slower.
+    let move_dtz = |pos: &Position, mv: Move| {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        let wdl = tables.probe_wdl(&child).map(Wdl::value);
+        let dtz = tables.probe_dtz(&child).unwrap_or_else(|e| panic!("{e}"));
+        (wdl, -dtz)
+    };
+    let kept: Vec<i32> = ranking
+        .kept
+        .iter()
+        .map(|&m| move_dtz(&pos, m))
+        .inspect(|(wdl, _)| assert_eq!(*wdl, Ok(-2), "a kept move wins"))
+        .map(|(_, d)| d)
+        .collect();
+    let fastest = kept[0];
+    assert!(kept.iter().all(|&d| d == fastest), "{kept:?}");
+    let mut slower = 0;
+    for &mv in &moves {
+        let (wdl, dtz) = move_dtz(&pos, mv);
+        if wdl == Ok(-2) {
+            assert!(dtz >= fastest, "no faster win left out");
+            slower += usize::from(dtz > fastest);
+        }
+    }
+    assert!(slower > 0, "some wins are slower and not kept");
+    // Playing the first kept move for both sides mates within the root's DTZ.
+    let mut plies = 0;
+    while !pos.is_checkmate() {
+        assert!(
+            plies < root_dtz,
+            "no mate within DTZ {root_dtz}: {}",
+            pos.to_fen()
+        );
+        let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        assert!(!moves.is_empty(), "stalemate: {}", pos.to_fen());
+        let ranking = rank_root_moves(&tables, &pos, &moves, true);
+        let Some(ranking) = ranking else {
+            panic!("in the tables: {}", pos.to_fen())
+        };
+        let expected = if plies % 2 == 0 { 2 } else { -2 };
+        assert_eq!(ranking.wdl, expected, "{}", pos.to_fen());
+        pos.make_move(ranking.kept[0]);
+        plies += 1;
+    }
+}
+
+#[test]
+fn the_fifty_move_rule_spoils_a_win_only_when_the_counter_says_so() {
+    let tables = shared_tables();
+    // The fastest win needs 19 plies to mate (DTZ 19).
+    assert_eq!(tables.probe_dtz(&position(KR_VS_K)), Ok(19));
+    let ranking = |fen: &str, rule50: bool| {
+        let pos = position(fen);
+        let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        rank_root_moves(&tables, &pos, &moves, rule50).unwrap_or_else(|| panic!("{fen}"))
+    };
+    // 80 plies on the counter: 80 + 19 <= 99, still a win, and only the fastest moves are kept.
+    let in_time = ranking("8/8/8/8/8/8/1k6/R3K3 w - - 80 60", true);
+    assert_eq!(in_time.wdl, 2);
+    let fresh = ranking(KR_VS_K, true);
+    assert_eq!(fresh.wdl, 2);
+    assert_eq!(in_time.kept, fresh.kept);
+    // 90 plies: the rule draws first. With the rule on the root is a spoiled win (1), off a win.
+    let late = ranking("8/8/8/8/8/8/1k6/R3K3 w - - 90 60", true);
+    assert_eq!(late.wdl, 1);
+    assert_eq!(late.kept, fresh.kept, "still the fastest try");
+    assert_eq!(ranking("8/8/8/8/8/8/1k6/R3K3 w - - 90 60", false).wdl, 2);
+    // The same for the defender: a loss the rule saves.
+    // After the rook's fastest move: DTZ -18 for Black, so with 91 plies on the counter the
+    // rule saves Black, and with 60 it does not.
+    let after = "8/8/8/8/R7/8/1k6/4K3 b - - 91 60";
+    assert!(tables.probe_dtz(&position(after)).is_ok_and(|d| d == -18));
+    assert_eq!(ranking(after, true).wdl, -1);
+    assert_eq!(ranking(after, false).wdl, -2);
+    assert_eq!(ranking("8/8/8/8/R7/8/1k6/4K3 b - - 60 60", true).wdl, -2);
+
+    // The search reports what the rule leaves: a spoiled win scores 2, a win a tablebase win.
+    let search = |fen: &str, rule50: bool| {
+        let mut searcher = Searcher::new(4);
+        let settings = TbSettings {
+            rule50,
+            ..TbSettings::default()
+        };
+        searcher.set_tablebases(Some(Arc::new(shared_tables())), settings);
+        let control = SearchControl::new(false);
+        searcher.search(
+            &position(fen),
+            &SearchLimits::depth(6),
+            &control,
+            &mut |_| {},
+        )
+    };
+    assert_eq!(search("8/8/8/8/8/8/1k6/R3K3 w - - 90 60", true).score, 2);
+    let off = search("8/8/8/8/8/8/1k6/R3K3 w - - 90 60", false);
+    assert!(
+        off.score == TB_WIN || score::is_mate(off.score),
+        "{}",
+        off.score
+    );
+}
+
+#[test]
+fn the_search_plays_a_kept_move_and_reports_a_tablebase_score_and_hits() {
+    let tables = Arc::new(shared_tables());
+    let pos = position(KQ_VS_K_FAR);
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let kept = rank_root_moves(&tables, &pos, &moves, true)
+        .map(|r| r.kept)
+        .unwrap_or_default();
+    let mut searcher = Searcher::new(4);
+    searcher.set_tablebases(Some(Arc::clone(&tables)), TbSettings::default());
+    let control = SearchControl::new(false);
+    let mut hits = 0;
+    let mut scores = Vec::new();
+    let result = searcher.search(&pos, &SearchLimits::depth(8), &control, &mut |u| {
+        if let SearchUpdate::Line(r) = u {
+            hits = hits.max(r.tbhits);
+            scores.push(r.score);
+        }
+    });
+    assert!(kept.contains(&result.best_move));
+    assert!(hits >= moves.len() as u64, "{hits} hits");
+    assert!(
+        scores
+            .iter()
+            .all(|&s| s == TB_WIN || (score::is_mate(s) && s > 0)),
+        "{scores:?}"
+    );
+
+    // Five pieces, out of the tables: probes after captures find the won rook capture.
+    let five = position("8/8/8/3k4/8/5n2/1r6/KQ6 w - - 0 1");
+    let mut hits = 0;
+    let result = searcher.search(&five, &SearchLimits::depth(8), &control, &mut |u| {
+        if let SearchUpdate::Line(r) = u {
+            hits = hits.max(r.tbhits);
+        }
+    });
+    assert_eq!(five.move_to_coordinate(result.best_move), "a1b2");
+    assert!(score::is_tablebase(result.score), "{}", result.score);
+    assert!(hits > 0);
+
+    // Without tables nothing is probed.
+    let mut plain = Searcher::new(4);
+    let mut hits = 0;
+    plain.search(&five, &SearchLimits::depth(8), &control, &mut |u| {
+        if let SearchUpdate::Line(r) = u {
+            hits = hits.max(r.tbhits);
+        }
+    });
+    assert_eq!(hits, 0);
+}
+
+/// The fields of a UCI `info` line after `key`.
+fn info_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == key)?;
+    words.get(i + 1).copied()
+}
+
+#[test]
+fn uci_session_with_syzygy_path_shows_tablebase_scores_and_hits() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let lines = engine.expect_line("uciok");
+    for option in [
+        "option name SyzygyPath type string default <empty>",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+    ] {
+        assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
+    }
+    engine.send(&format!("setoption name SyzygyPath value {TABLES}"));
+    engine.send("isready");
+    let lines = engine.expect_line("readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string Syzygy: 35 WDL and 35 DTZ tables, up to 4")),
+        "{lines:?}"
+    );
+    engine.send(&format!("position fen {KR_VS_K}"));
+    engine.send("go depth 6");
+    let (best, before) = engine.expect("bestmove", |l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = before
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    let last = infos.last().unwrap_or_else(|| engine.fail("no info line"));
+    assert!(info_field(last, "tbhits").and_then(|h| h.parse::<u64>().ok()) > Some(0));
+    assert_eq!(info_field(last, "score"), Some("cp"), "{last}");
+    let cp: i32 = info_field(last, "cp")
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    assert!((19_872..=20_000).contains(&cp), "{last}");
+    let mut pos = position(KR_VS_K);
+    let mv = pos
+        .parse_coordinate(
+            best.trim_start_matches("bestmove ")
+                .split(' ')
+                .next()
+                .unwrap_or(""),
+        )
+        .unwrap_or_else(|e| panic!("{best}: {e}"));
+    pos.make_move(mv);
+    assert_eq!(
+        shared_tables().probe_wdl(&pos),
+        Ok(Wdl::Loss),
+        "{best} wins"
+    );
+
+    // Probing off again: no hits, an ordinary score.
+    engine.send("setoption name SyzygyPath value <empty>");
+    engine.send(&format!("position fen {KR_VS_K}"));
+    engine.send("go depth 6");
+    let (_, before) = engine.expect("bestmove", |l| l.starts_with("bestmove"));
+    let last = before
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(info_field(&last, "tbhits"), Some("0"), "{last}");
+    assert!(engine.quit());
+}
+
+#[test]
+fn xboard_session_with_egtpath_shows_tablebase_scores_and_hits() {
+    let mut engine = Engine::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    let lines = engine.expect_line("feature done=1");
+    let all = lines.join(" ");
+    assert!(all.contains("egt=\"syzygy\""), "{all}");
+    assert!(
+        all.contains("option=\"SyzygyProbeLimit -spin 7 0 7\""),
+        "{all}"
+    );
+    engine.send("egtpath syzygy /nonexistent/betacut");
+    engine.send("ping 7");
+    let said = engine.expect_line("pong 7");
+    assert_eq!(
+        said,
+        ["# Syzygy: no readable tablebase folder in \"/nonexistent/betacut\"; playing without tablebases"]
+    );
+    engine.send(&format!("egtpath syzygy {TABLES}"));
+    engine.send("option Syzygy50MoveRule=1");
+    engine.send("new");
+    engine.send("force");
+    engine.send(&format!("setboard {KR_VS_K}"));
+    engine.send("post");
+    engine.send("sd 6");
+    engine.send("go");
+    let (line, before) = engine.expect("move", |l| l.starts_with("move "));
+    assert!(!before.iter().any(|l| l.starts_with("Error")), "{before:?}");
+    let thinking = before
+        .iter()
+        .rfind(|l| l.contains('\t'))
+        .unwrap_or_else(|| engine.fail("no thinking line with tbhits"));
+    // ply score time nodes seldepth nps tbhits <tab> pv
+    let (numbers, pv) = thinking.split_once('\t').unwrap_or_default();
+    let fields: Vec<i64> = numbers
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(-1))
+        .collect();
+    assert_eq!(fields.len(), 7, "{thinking}");
+    assert!((19_872..=20_000).contains(&fields[1]), "{thinking}");
+    assert!(fields[6] > 0, "{thinking}");
+    assert!(!pv.is_empty());
+    let mut pos = position(KR_VS_K);
+    let mv = pos
+        .parse_coordinate(line.trim_start_matches("move "))
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    pos.make_move(mv);
+    assert_eq!(
+        shared_tables().probe_wdl(&pos),
+        Ok(Wdl::Loss),
+        "{line} wins"
+    );
+    assert!(engine.quit());
 }

@@ -20,8 +20,11 @@ pub use running::{RunningSearch, SearchKind, SearchRequest};
 
 use crate::board::{Move, MoveParseError, Position};
 use crate::search::{SearchControl, SearchLimits, SearchResult, Searcher};
+use crate::tb::search::TbSettings;
+use crate::tb::Tablebases;
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The engine's name and version as interfaces show it.
@@ -47,6 +50,8 @@ pub struct Settings {
     pub move_overhead: Duration,
     /// XBoard `random`: a small per-game random offset on evaluations.
     pub random: bool,
+    /// How the Syzygy tables (if any) are probed.
+    pub tb: TbSettings,
 }
 
 impl Default for Settings {
@@ -58,6 +63,7 @@ impl Default for Settings {
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             random: false,
+            tb: TbSettings::default(),
         }
     }
 }
@@ -108,6 +114,8 @@ pub struct Engine {
     next_search_id: u64,
     listener: Listener,
     on_done: DoneNotifier,
+    /// The Syzygy tables of `SyzygyPath` (`egtpath syzygy`), if set.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -141,6 +149,7 @@ impl Engine {
             next_search_id: 1,
             listener,
             on_done,
+            tablebases: None,
         }
     }
 
@@ -239,9 +248,43 @@ impl Engine {
             OptionValue::MoveOverhead(time) => self.settings.move_overhead = time,
             OptionValue::ClearHash => self.clear_pending = true,
             OptionValue::LogFile(path) => return OptionEffect::LogFile(path),
+            OptionValue::SyzygyPath(path) => self.set_syzygy_path(path.as_deref()),
+            OptionValue::Syzygy50MoveRule(on) => self.settings.tb.rule50 = on,
+            OptionValue::SyzygyProbeDepth(depth) => self.settings.tb.probe_depth = depth,
+            OptionValue::SyzygyProbeLimit(pieces) => self.settings.tb.probe_limit = pieces,
         }
         self.apply_if_idle();
         OptionEffect::Done
+    }
+
+    /// Uses the Syzygy tables in `paths` (folders separated by `:`, `;` on Windows), or none.
+    /// Says what was found; a folder that cannot be read is said too, and with no readable
+    /// folder the engine plays on without tables. Applies from the next search.
+    pub fn set_syzygy_path(&mut self, paths: Option<&str>) {
+        let paths = paths.map(str::trim).filter(|p| !p.is_empty());
+        self.tablebases = None;
+        if let Some(paths) = paths {
+            match Tablebases::open(paths) {
+                Ok(tables) => {
+                    for problem in tables.problems() {
+                        self.say(&format!("Syzygy: {problem}"));
+                    }
+                    let (wdl, dtz) = tables.file_counts();
+                    self.say(&format!(
+                        "Syzygy: {wdl} WDL and {dtz} DTZ tables, up to {} pieces, in {paths}",
+                        tables.max_pieces()
+                    ));
+                    self.tablebases = Some(Arc::new(tables));
+                }
+                Err(e) => self.say(&format!("Syzygy: {e}; playing without tablebases")),
+            }
+        }
+        self.apply_if_idle();
+    }
+
+    /// The Syzygy tables in use, if any.
+    pub fn tablebases(&self) -> Option<&Tablebases> {
+        self.tablebases.as_deref()
     }
 
     /// XBoard `random`: evaluation noise on or off.
@@ -286,6 +329,7 @@ impl Engine {
             searcher.clear();
             self.clear_pending = false;
         }
+        searcher.set_tablebases(self.tablebases.clone(), self.settings.tb);
     }
 
     /// Gives `searcher` a table of `wanted` MiB, or the largest that fits: at most half the

@@ -1,6 +1,7 @@
 //! The engine's options, one table for every protocol: names, types, defaults and ranges, and
 //! the parsing of a value given as text. Each front-end prints the table in its own syntax.
 
+use crate::tb::search::{DEFAULT_PROBE_DEPTH, DEFAULT_PROBE_LIMIT};
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -80,6 +81,16 @@ pub const MOVE_OVERHEAD: &str = "Move Overhead";
 pub const CLEAR_HASH: &str = "Clear Hash";
 /// The option `Log File`.
 pub const LOG_FILE: &str = "Log File";
+/// The option `SyzygyPath` (XBoard sets it with `egtpath syzygy`).
+pub const SYZYGY_PATH: &str = "SyzygyPath";
+/// The option `Syzygy50MoveRule`.
+pub const SYZYGY_50_MOVE_RULE: &str = "Syzygy50MoveRule";
+/// The option `SyzygyProbeDepth`.
+pub const SYZYGY_PROBE_DEPTH: &str = "SyzygyProbeDepth";
+/// The option `SyzygyProbeLimit`.
+pub const SYZYGY_PROBE_LIMIT: &str = "SyzygyProbeLimit";
+/// Largest `SyzygyProbeDepth`.
+pub const MAX_PROBE_DEPTH: i64 = 100;
 
 /// Every option, in the order interfaces list them.
 pub const OPTIONS: &[OptionSpec] = &[
@@ -139,6 +150,34 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Text { default: "" },
         scope: OptionScope::All,
     },
+    OptionSpec {
+        name: SYZYGY_PATH,
+        kind: OptionKind::Text { default: "" },
+        scope: OptionScope::UciOnly,
+    },
+    OptionSpec {
+        name: SYZYGY_50_MOVE_RULE,
+        kind: OptionKind::Check { default: true },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: SYZYGY_PROBE_DEPTH,
+        kind: OptionKind::Spin {
+            default: DEFAULT_PROBE_DEPTH as i64,
+            min: 1,
+            max: MAX_PROBE_DEPTH,
+        },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: SYZYGY_PROBE_LIMIT,
+        kind: OptionKind::Spin {
+            default: DEFAULT_PROBE_LIMIT as i64,
+            min: 0,
+            max: DEFAULT_PROBE_LIMIT as i64,
+        },
+        scope: OptionScope::All,
+    },
 ];
 
 /// A parsed option value.
@@ -160,6 +199,14 @@ pub enum OptionValue {
     ClearHash,
     /// `Log File`: log every protocol line there (`None`: stop logging).
     LogFile(Option<PathBuf>),
+    /// `SyzygyPath`: folders of Syzygy tables (`None`: no tables).
+    SyzygyPath(Option<String>),
+    /// `Syzygy50MoveRule`: results the fifty-move rule spoils count as draws.
+    Syzygy50MoveRule(bool),
+    /// `SyzygyProbeDepth`: least depth for probes at the piece limit.
+    SyzygyProbeDepth(i32),
+    /// `SyzygyProbeLimit`: most pieces probed in the search.
+    SyzygyProbeLimit(u32),
 }
 
 /// Why an option could not be set.
@@ -227,6 +274,13 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Opti
         UCI_CHESS960 => OptionValue::Chess960(check()?),
         MOVE_OVERHEAD => OptionValue::MoveOverhead(Duration::from_millis(spin()? as u64)),
         CLEAR_HASH => OptionValue::ClearHash,
+        SYZYGY_PATH => match value {
+            None | Some("") | Some("<empty>") => OptionValue::SyzygyPath(None),
+            Some(path) => OptionValue::SyzygyPath(Some(path.to_string())),
+        },
+        SYZYGY_50_MOVE_RULE => OptionValue::Syzygy50MoveRule(check()?),
+        SYZYGY_PROBE_DEPTH => OptionValue::SyzygyProbeDepth(spin()? as i32),
+        SYZYGY_PROBE_LIMIT => OptionValue::SyzygyProbeLimit(spin()? as u32),
         _ => match value {
             None | Some("") | Some("<empty>") => OptionValue::LogFile(None),
             Some(path) => OptionValue::LogFile(Some(PathBuf::from(path))),
@@ -287,6 +341,28 @@ mod tests {
             parse_option("Nope", Some("1")),
             Err(OptionError::Unknown("Nope".into()))
         );
+        assert_eq!(
+            parse_option("SyzygyPath", Some("/tb/345:/tb/6")),
+            Ok(OptionValue::SyzygyPath(Some("/tb/345:/tb/6".into())))
+        );
+        assert_eq!(
+            parse_option("syzygypath", Some("<empty>")),
+            Ok(OptionValue::SyzygyPath(None))
+        );
+        assert_eq!(
+            parse_option("Syzygy50MoveRule", Some("false")),
+            Ok(OptionValue::Syzygy50MoveRule(false))
+        );
+        assert_eq!(
+            parse_option("SyzygyProbeDepth", Some("4")),
+            Ok(OptionValue::SyzygyProbeDepth(4))
+        );
+        assert_eq!(
+            parse_option("SyzygyProbeLimit", Some("5")),
+            Ok(OptionValue::SyzygyProbeLimit(5))
+        );
+        assert!(parse_option("SyzygyProbeLimit", Some("8")).is_err());
+        assert!(parse_option("SyzygyProbeDepth", Some("0")).is_err());
     }
 
     #[test]

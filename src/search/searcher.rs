@@ -8,8 +8,10 @@ use super::time::TimeBudget;
 use super::tt::TranspositionTable;
 use super::worker::{Shared, Worker, WorkerEvent};
 use crate::board::{Move, Position};
+use crate::tb::search::{SearchTablebases, TbSettings};
+use crate::tb::Tablebases;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use super::tt::{Bound, TableAllocError};
@@ -104,6 +106,9 @@ pub struct Searcher {
     workers: Vec<Worker>,
     random_seed: Option<u64>,
     games: u64,
+    /// Syzygy tables and their settings (none: no probing at all).
+    tablebases: Option<Arc<Tablebases>>,
+    tb_settings: TbSettings,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -126,7 +131,15 @@ impl Searcher {
             workers: vec![Worker::new(0)],
             random_seed: None,
             games: 0,
+            tablebases: None,
+            tb_settings: TbSettings::default(),
         }
+    }
+
+    /// Endgame tablebases for the next searches (`None`: none) and how to probe them.
+    pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>, settings: TbSettings) {
+        self.tablebases = tables;
+        self.tb_settings = settings;
     }
 
     /// Resizes the transposition table (its contents are lost). If the memory cannot be
@@ -211,6 +224,16 @@ impl Searcher {
         if root_moves.is_empty() {
             return SearchResult::none();
         }
+        // A root in the tablebases: only the moves that keep its result are searched.
+        let tb = self
+            .tablebases
+            .as_ref()
+            .map(|t| SearchTablebases::new(Arc::clone(t), self.tb_settings, pos, &root_moves));
+        let tb = tb.as_ref();
+        let root_moves = match tb.and_then(SearchTablebases::root) {
+            Some(ranking) => ranking.kept.clone(),
+            None => root_moves,
+        };
 
         self.tt.new_search();
         self.table_fresh = false;
@@ -240,12 +263,12 @@ impl Searcher {
                     depth: line.depth,
                     seldepth,
                     multipv: pv_index + 1,
-                    score: line.score,
+                    score: tb.map_or(line.score, |t| t.root_score(line.score)),
                     bound,
                     elapsed: control.started().elapsed(),
                     nodes: nodes_of(&thread_nodes),
                     hashfull: tt.hashfull(),
-                    tbhits: 0,
+                    tbhits: tb.map_or(0, SearchTablebases::hits),
                     pv: &line.pv,
                 }),
                 WorkerEvent::RootMove { depth, mv, number } => {
@@ -269,6 +292,7 @@ impl Searcher {
             thread_nodes: &thread_nodes,
             random_seed: self.random_seed,
             events: &events,
+            tb,
         };
 
         let (main, helpers) = self.workers.split_at_mut(1);
@@ -292,7 +316,7 @@ impl Searcher {
         SearchResult {
             best_move,
             ponder_move,
-            score: completed.score,
+            score: tb.map_or(completed.score, |t| t.root_score(completed.score)),
             depth: completed.depth,
             nodes,
             pv: completed.pv,
