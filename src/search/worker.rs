@@ -554,7 +554,8 @@ impl Worker {
         // Tablebases (after a capture or pawn move, few enough pieces): the exact result, or
         // at a PV node that does not cut, a bound on this node's score.
         let mut tb_bound = None;
-        if TB && !root && excluded.is_none() {
+        // Only a capture or pawn move leads to a probe (checked here to save the call).
+        if TB && !root && excluded.is_none() && self.pos.halfmove_clock() == 0 {
             match self.probe_tablebases(sh, key, depth, ply, alpha, beta) {
                 Some((value, Bound::Exact)) => return value,
                 Some((value, bound)) if pv_node => {

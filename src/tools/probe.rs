@@ -31,16 +31,30 @@ pub fn probe_line(tables: &Tablebases, fen: &str) -> (String, bool) {
     }
 }
 
-/// Times WDL probes of `positions` and prints the figures to standard error: the first probe
-/// of each position with tables not yet loaded ("cold": opening and parsing the files, read
-/// from the operating system's file cache), then repeated probes with the tables held in
-/// memory, then repeated probes with every file read block by block from disk.
+/// Times WDL probes of `positions` and prints the figures to standard error: loading every
+/// table file (open and parse, from the operating system's file cache), the first probe of each
+/// position with the tables not yet loaded ("cold"), then `rounds` rounds of probes of every
+/// position with the tables held in memory, and with every file read block by block from disk
+/// ("warm"; the fastest and the median round, since other programs on the machine slow some
+/// rounds down).
 pub fn bench(dirs: &[PathBuf], positions: &[Position], rounds: u32) -> Result<(), String> {
     if positions.is_empty() {
         return Err("no positions to time".into());
     }
     let open = |limit| Tablebases::open_dirs(dirs, limit).map_err(|e| e.to_string());
     let n = positions.len() as f64;
+
+    let tables = open(DEFAULT_MEMORY_LIMIT)?;
+    let (wdl, dtz) = tables.file_counts();
+    let start = Instant::now();
+    let errors = tables.load_all().len();
+    let load = start.elapsed().as_secs_f64();
+    eprintln!(
+        "loading {} files: {:.1} ms ({:.0} us per file, {errors} unusable)",
+        wdl + dtz,
+        load * 1e3,
+        load * 1e6 / (wdl + dtz).max(1) as f64
+    );
 
     let tables = open(DEFAULT_MEMORY_LIMIT)?;
     let start = Instant::now();
@@ -50,7 +64,7 @@ pub fn bench(dirs: &[PathBuf], positions: &[Position], rounds: u32) -> Result<()
     }
     let cold = start.elapsed().as_secs_f64();
     eprintln!(
-        "cold (tables loaded by the probes): {:.0} ns/probe, {hits} of {} positions found",
+        "cold (each table loaded by its first probe): {:.0} ns/probe, {hits} of {} positions found",
         cold * 1e9 / n,
         positions.len()
     );
@@ -60,18 +74,22 @@ pub fn bench(dirs: &[PathBuf], positions: &[Position], rounds: u32) -> Result<()
         for pos in &mut work {
             let _ = tables.probe_wdl_mut(pos);
         }
-        let start = Instant::now();
+        let mut times = Vec::new();
         let mut sum = 0i64;
-        for _ in 0..rounds {
+        for _ in 0..rounds.max(1) {
+            let start = Instant::now();
             for pos in &mut work {
                 sum += i64::from(tables.probe_wdl_mut(pos).map_or(9, |w| w.value()));
             }
+            times.push(start.elapsed().as_secs_f64() * 1e9 / n);
         }
-        let secs = start.elapsed().as_secs_f64();
+        times.sort_by(f64::total_cmp);
         eprintln!(
-            "warm, {label}: {:.0} ns/probe ({} probes, checksum {sum})",
-            secs * 1e9 / (n * f64::from(rounds)),
-            positions.len() as u64 * u64::from(rounds)
+            "warm, {label}: {:.0} ns/probe fastest round, {:.0} median ({} rounds of {} probes, checksum {sum})",
+            times[0],
+            times[times.len() / 2],
+            times.len(),
+            positions.len()
         );
     }
     Ok(())
