@@ -523,6 +523,42 @@ fn the_search_plays_a_kept_move_and_reports_a_tablebase_score_and_hits() {
     assert_eq!(hits, 0);
 }
 
+#[test]
+fn without_dtz_files_the_root_is_ranked_by_wdl() {
+    let dir = TempDir::new("wdl-only");
+    for name in ["KRvK", "KQvK"] {
+        let file = format!("{name}.rtbw");
+        std::fs::copy(Path::new(TABLES).join(&file), dir.0.join(&file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+    }
+    let tables = open(&dir.0, betacut::tb::DEFAULT_MEMORY_LIMIT);
+    assert_eq!(tables.file_counts(), (2, 0));
+    let pos = position(KR_VS_K);
+    assert!(matches!(
+        tables.probe_dtz(&pos),
+        Err(ProbeError::Missing(name)) if name == "KRvK.rtbz"
+    ));
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let Some(ranking) = rank_root_moves(&tables, &pos, &moves, true) else {
+        panic!("KRvK is in the WDL tables");
+    };
+    assert!(!ranking.by_dtz);
+    assert_eq!(ranking.wdl, 2);
+    // Every winning move is kept (WDL cannot tell them apart); the rook is never given away.
+    let shared = shared_tables();
+    for &mv in &moves {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        let wins = shared.probe_wdl(&child) == Ok(Wdl::Loss);
+        assert_eq!(
+            ranking.kept.contains(&mv),
+            wins,
+            "{}",
+            pos.move_to_coordinate(mv)
+        );
+    }
+}
+
 /// The fields of a UCI `info` line after `key`.
 fn info_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let words: Vec<&str> = line.split_whitespace().collect();
