@@ -12,4 +12,5 @@ pub mod engine;
 pub mod eval;
 pub mod protocol;
 pub mod search;
+pub mod tb;
 pub mod tools;

@@ -788,7 +788,7 @@ fn every_other_command_is_acknowledged_without_error() {
         "name Some Opponent",
         "rating 2100 1800",
         "ics -",
-        "egtpath syzygy /nonexistent",
+        "egtpath gaviota /nonexistent",
         "option Hash=8",
         "option Threads=1",
         "option Ponder=0",

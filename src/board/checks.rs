@@ -21,6 +21,7 @@ pub struct CheckInfo {
 
 impl Position {
     /// The check squares and discovered-check candidates of the side to move.
+    #[inline(always)]
     pub fn check_info(&self) -> CheckInfo {
         let us = self.side_to_move();
         let king = self.king_square(!us);

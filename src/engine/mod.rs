@@ -22,8 +22,11 @@ pub use running::{RunningSearch, SearchKind, SearchRequest};
 use crate::board::{Move, MoveParseError, Position};
 use crate::book::{BookError, BookMove, BookPlayer};
 use crate::search::{SearchControl, SearchLimits, SearchResult, Searcher};
+use crate::tb::search::TbSettings;
+use crate::tb::Tablebases;
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The engine's name and version as interfaces show it.
@@ -78,6 +81,8 @@ pub struct Settings {
     pub limit_strength: bool,
     /// The playing level when `limit_strength` is on.
     pub elo: u32,
+    /// How the Syzygy tables (if any) are probed.
+    pub tb: TbSettings,
 }
 
 impl Default for Settings {
@@ -91,6 +96,7 @@ impl Default for Settings {
             random: false,
             limit_strength: false,
             elo: levels::DEFAULT_ELO,
+            tb: TbSettings::default(),
         }
     }
 }
@@ -146,6 +152,8 @@ pub struct Engine {
     level_seed: u64,
     /// The running search's id and the level it plays at (with `UCI_LimitStrength`).
     level_of_search: Option<(u64, levels::Level)>,
+    /// The Syzygy tables of `SyzygyPath` (`egtpath syzygy`), if set.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -182,6 +190,7 @@ impl Engine {
             book: BookPlayer::new(),
             level_seed: time_seed(),
             level_of_search: None,
+            tablebases: None,
         }
     }
 
@@ -307,9 +316,43 @@ impl Engine {
             OptionValue::Elo(elo) => {
                 self.settings.elo = elo.clamp(levels::MIN_ELO, levels::MAX_ELO);
             }
+            OptionValue::SyzygyPath(path) => self.set_syzygy_path(path.as_deref()),
+            OptionValue::Syzygy50MoveRule(on) => self.settings.tb.rule50 = on,
+            OptionValue::SyzygyProbeDepth(depth) => self.settings.tb.probe_depth = depth,
+            OptionValue::SyzygyProbeLimit(pieces) => self.settings.tb.probe_limit = pieces,
         }
         self.apply_if_idle();
         OptionEffect::Done
+    }
+
+    /// Uses the Syzygy tables in `paths` (folders separated by `:`, `;` on Windows), or none.
+    /// Says what was found; a folder that cannot be read is said too, and with no readable
+    /// folder the engine plays on without tables. Applies from the next search.
+    pub fn set_syzygy_path(&mut self, paths: Option<&str>) {
+        let paths = paths.map(str::trim).filter(|p| !p.is_empty());
+        self.tablebases = None;
+        if let Some(paths) = paths {
+            match Tablebases::open(paths) {
+                Ok(tables) => {
+                    for problem in tables.problems() {
+                        self.say(&format!("Syzygy: {problem}"));
+                    }
+                    let (wdl, dtz) = tables.file_counts();
+                    self.say(&format!(
+                        "Syzygy: {wdl} WDL and {dtz} DTZ tables, up to {} pieces, in {paths}",
+                        tables.max_pieces()
+                    ));
+                    self.tablebases = Some(Arc::new(tables));
+                }
+                Err(e) => self.say(&format!("Syzygy: {e}; playing without tablebases")),
+            }
+        }
+        self.apply_if_idle();
+    }
+
+    /// The Syzygy tables in use, if any.
+    pub fn tablebases(&self) -> Option<&Tablebases> {
+        self.tablebases.as_deref()
     }
 
     /// XBoard `random`: evaluation noise on or off.
@@ -354,6 +397,7 @@ impl Engine {
             searcher.clear();
             self.clear_pending = false;
         }
+        searcher.set_tablebases(self.tablebases.clone(), self.settings.tb);
     }
 
     /// Gives `searcher` a table of `wanted` MiB, or the largest that fits: at most half the

@@ -2,6 +2,7 @@
 //! the parsing of a value given as text. Each front-end prints the table in its own syntax.
 
 use super::levels;
+use crate::tb::search::{DEFAULT_PROBE_DEPTH, DEFAULT_PROBE_LIMIT};
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -91,6 +92,16 @@ pub const BOOK_BEST_MOVE: &str = "BookBestMove";
 pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 /// The option `UCI_Elo`.
 pub const UCI_ELO: &str = "UCI_Elo";
+/// The option `SyzygyPath` (XBoard sets it with `egtpath syzygy`).
+pub const SYZYGY_PATH: &str = "SyzygyPath";
+/// The option `Syzygy50MoveRule`.
+pub const SYZYGY_50_MOVE_RULE: &str = "Syzygy50MoveRule";
+/// The option `SyzygyProbeDepth`.
+pub const SYZYGY_PROBE_DEPTH: &str = "SyzygyProbeDepth";
+/// The option `SyzygyProbeLimit`.
+pub const SYZYGY_PROBE_LIMIT: &str = "SyzygyProbeLimit";
+/// Largest `SyzygyProbeDepth`.
+pub const MAX_PROBE_DEPTH: i64 = 100;
 
 /// Every option, in the order interfaces list them.
 pub const OPTIONS: &[OptionSpec] = &[
@@ -179,6 +190,34 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
         scope: OptionScope::All,
     },
+    OptionSpec {
+        name: SYZYGY_PATH,
+        kind: OptionKind::Text { default: "" },
+        scope: OptionScope::UciOnly,
+    },
+    OptionSpec {
+        name: SYZYGY_50_MOVE_RULE,
+        kind: OptionKind::Check { default: true },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: SYZYGY_PROBE_DEPTH,
+        kind: OptionKind::Spin {
+            default: DEFAULT_PROBE_DEPTH as i64,
+            min: 1,
+            max: MAX_PROBE_DEPTH,
+        },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
+        name: SYZYGY_PROBE_LIMIT,
+        kind: OptionKind::Spin {
+            default: DEFAULT_PROBE_LIMIT as i64,
+            min: 0,
+            max: DEFAULT_PROBE_LIMIT as i64,
+        },
+        scope: OptionScope::All,
+    },
 ];
 
 /// A parsed option value.
@@ -210,6 +249,14 @@ pub enum OptionValue {
     LimitStrength(bool),
     /// `UCI_Elo`: the playing level.
     Elo(u32),
+    /// `SyzygyPath`: folders of Syzygy tables (`None`: no tables).
+    SyzygyPath(Option<String>),
+    /// `Syzygy50MoveRule`: results the fifty-move rule spoils count as draws.
+    Syzygy50MoveRule(bool),
+    /// `SyzygyProbeDepth`: least depth for probes at the piece limit.
+    SyzygyProbeDepth(i32),
+    /// `SyzygyProbeLimit`: most pieces probed in the search.
+    SyzygyProbeLimit(u32),
 }
 
 /// Why an option could not be set.
@@ -291,6 +338,13 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Opti
         BOOK_BEST_MOVE => OptionValue::BookBestMove(check()?),
         UCI_LIMIT_STRENGTH => OptionValue::LimitStrength(check()?),
         UCI_ELO => OptionValue::Elo(spin()? as u32),
+        SYZYGY_PATH => match value {
+            None | Some("") | Some("<empty>") => OptionValue::SyzygyPath(None),
+            Some(path) => OptionValue::SyzygyPath(Some(path.to_string())),
+        },
+        SYZYGY_50_MOVE_RULE => OptionValue::Syzygy50MoveRule(check()?),
+        SYZYGY_PROBE_DEPTH => OptionValue::SyzygyProbeDepth(spin()? as i32),
+        SYZYGY_PROBE_LIMIT => OptionValue::SyzygyProbeLimit(spin()? as u32),
         _ => OptionValue::LogFile(file_value(value)),
     })
 }
@@ -374,6 +428,28 @@ mod tests {
             parse_option("Nope", Some("1")),
             Err(OptionError::Unknown("Nope".into()))
         );
+        assert_eq!(
+            parse_option("SyzygyPath", Some("/tb/345:/tb/6")),
+            Ok(OptionValue::SyzygyPath(Some("/tb/345:/tb/6".into())))
+        );
+        assert_eq!(
+            parse_option("syzygypath", Some("<empty>")),
+            Ok(OptionValue::SyzygyPath(None))
+        );
+        assert_eq!(
+            parse_option("Syzygy50MoveRule", Some("false")),
+            Ok(OptionValue::Syzygy50MoveRule(false))
+        );
+        assert_eq!(
+            parse_option("SyzygyProbeDepth", Some("4")),
+            Ok(OptionValue::SyzygyProbeDepth(4))
+        );
+        assert_eq!(
+            parse_option("SyzygyProbeLimit", Some("5")),
+            Ok(OptionValue::SyzygyProbeLimit(5))
+        );
+        assert!(parse_option("SyzygyProbeLimit", Some("8")).is_err());
+        assert!(parse_option("SyzygyProbeDepth", Some("0")).is_err());
     }
 
     #[test]

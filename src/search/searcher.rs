@@ -9,6 +9,8 @@ use super::tt::TranspositionTable;
 use super::worker::{Shared, Worker, WorkerEvent};
 use crate::board::{Move, Position};
 use crate::eval::nnue::Network;
+use crate::tb::search::{SearchTablebases, TbSettings};
+use crate::tb::Tablebases;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -111,6 +113,9 @@ pub struct Searcher {
     games: u64,
     /// The network every worker evaluates with; the hand-crafted evaluation when `None`.
     network: Option<Arc<Network>>,
+    /// Syzygy tables and their settings (none: no probing at all).
+    tablebases: Option<Arc<Tablebases>>,
+    tb_settings: TbSettings,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -135,7 +140,15 @@ impl Searcher {
             random_seed: None,
             games: 0,
             network: None,
+            tablebases: None,
+            tb_settings: TbSettings::default(),
         }
+    }
+
+    /// Endgame tablebases for the next searches (`None`: none) and how to probe them.
+    pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>, settings: TbSettings) {
+        self.tablebases = tables;
+        self.tb_settings = settings;
     }
 
     /// Resizes the transposition table (its contents are lost). If the memory cannot be
@@ -236,6 +249,16 @@ impl Searcher {
         if root_moves.is_empty() {
             return SearchResult::none();
         }
+        // A root in the tablebases: only the moves that keep its result are searched.
+        let tb = self
+            .tablebases
+            .as_ref()
+            .map(|t| SearchTablebases::new(Arc::clone(t), self.tb_settings, pos, &root_moves));
+        let tb = tb.as_ref();
+        let root_moves = match tb.and_then(SearchTablebases::root) {
+            Some(ranking) => ranking.kept.clone(),
+            None => root_moves,
+        };
 
         self.tt.new_search();
         self.table_fresh = false;
@@ -265,12 +288,12 @@ impl Searcher {
                     depth: line.depth,
                     seldepth,
                     multipv: pv_index + 1,
-                    score: line.score,
+                    score: tb.map_or(line.score, |t| t.root_score(line.score)),
                     bound,
                     elapsed: control.started().elapsed(),
                     nodes: nodes_of(&thread_nodes),
                     hashfull: tt.hashfull(),
-                    tbhits: 0,
+                    tbhits: tb.map_or(0, SearchTablebases::hits),
                     pv: &line.pv,
                 }),
                 WorkerEvent::RootMove { depth, mv, number } => {
@@ -294,6 +317,7 @@ impl Searcher {
             thread_nodes: &thread_nodes,
             random_seed: self.random_seed,
             events: &events,
+            tb,
         };
 
         let (main, helpers) = self.workers.split_at_mut(1);
@@ -317,7 +341,7 @@ impl Searcher {
         SearchResult {
             best_move,
             ponder_move,
-            score: completed.score,
+            score: tb.map_or(completed.score, |t| t.root_score(completed.score)),
             depth: completed.depth,
             nodes,
             pv: completed.pv,

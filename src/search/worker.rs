@@ -12,6 +12,7 @@ use super::tt::{Bound, TranspositionTable};
 use crate::ablation;
 use crate::board::{CheckInfo, Move, Piece, Position};
 use crate::eval::Evaluator;
+use crate::tb::search::SearchTablebases;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -34,6 +35,8 @@ pub(crate) struct Shared<'a> {
     pub random_seed: Option<u64>,
     /// Where the main thread reports its progress.
     pub events: &'a (dyn Fn(&WorkerEvent) + Sync),
+    /// Endgame tablebases, if any are set.
+    pub tb: Option<&'a SearchTablebases>,
 }
 
 /// What the main thread reports while it searches.
@@ -233,7 +236,12 @@ impl Worker {
                     (-INFINITE, INFINITE)
                 };
                 let line_score = loop {
-                    let result = self.search(sh, depth as i32, 0, alpha, beta, true, false);
+                    // Compiled twice: without tablebases the tree has no probe code at all.
+                    let result = if sh.tb.is_some() {
+                        self.search::<true>(sh, depth as i32, 0, alpha, beta, true, false)
+                    } else {
+                        self.search::<false>(sh, depth as i32, 0, alpha, beta, true, false)
+                    };
                     if self.stopped {
                         break None;
                     }
@@ -480,6 +488,36 @@ impl Worker {
         self.nodes += 1;
     }
 
+    /// Probes the tablebases at a node (see [`crate::tb::search`]). A result that decides the
+    /// node within (`alpha`, `beta`) is stored in the table and comes back as exact; otherwise
+    /// the probe's bound comes back (or `None` when there was no probe).
+    #[cold]
+    #[inline(never)]
+    fn probe_tablebases(
+        &mut self,
+        sh: &Shared,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Bound)> {
+        let (value, bound) = sh.tb?.probe(&mut self.pos, depth, ply)?;
+        let cuts = match bound {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+        };
+        if !cuts {
+            return Some((value, bound));
+        }
+        let stored_depth = (depth + 6).clamp(0, MAX_PLY as i32 - 1);
+        let table_score = score::to_table(value, ply);
+        sh.tt
+            .store(key, Move::NONE, table_score, NO_EVAL, stored_depth, bound);
+        Some((value, Bound::Exact))
+    }
+
     /// Takes back `mv`, the last move made.
     #[inline]
     fn unmake(&mut self, mv: Move) {
@@ -487,9 +525,10 @@ impl Worker {
         self.evaluator.on_unmake();
     }
 
-    /// The alpha-beta search of one node (fail-soft; PV nodes have an open window).
+    /// The alpha-beta search of one node (fail-soft; PV nodes have an open window). `TB`:
+    /// tablebases are set (see [`Worker::probe_tablebases`]).
     #[allow(clippy::too_many_arguments)]
-    fn search(
+    fn search<const TB: bool>(
         &mut self,
         sh: &Shared,
         mut depth: i32,
@@ -543,6 +582,23 @@ impl Worker {
             }
         }
 
+        // Tablebases (after a capture or pawn move, few enough pieces): the exact result, or
+        // at a PV node that does not cut, a bound on this node's score.
+        let mut tb_bound = None;
+        // Only a capture or pawn move leads to a probe (checked here to save the call).
+        if TB && !root && excluded.is_none() && self.pos.halfmove_clock() == 0 {
+            match self.probe_tablebases(sh, key, depth, ply, alpha, beta) {
+                Some((value, Bound::Exact)) => return value,
+                Some((value, bound)) if pv_node => {
+                    if bound == Bound::Lower {
+                        alpha = alpha.max(value);
+                    }
+                    tb_bound = Some((value, bound));
+                }
+                _ => {}
+            }
+        }
+
         // Static evaluation, refined by the table's score when its bound points the right way.
         let eval = if in_check {
             NO_EVAL
@@ -559,7 +615,7 @@ impl Worker {
                         Bound::Lower => tt_score > raw,
                         Bound::Upper => tt_score < raw,
                     };
-                    if better && !score::is_mate(tt_score) {
+                    if better && !score::is_decisive(tt_score) {
                         tt_score
                     } else {
                         raw
@@ -574,7 +630,7 @@ impl Worker {
             && (self.stack[ply - 2].eval == NO_EVAL || eval > self.stack[ply - 2].eval);
 
         let us = self.pos.side_to_move();
-        if !pv_node && !in_check && excluded.is_none() && !score::is_mate(beta) {
+        if !pv_node && !in_check && excluded.is_none() && !score::is_decisive(beta) {
             // Reverse futility: far above beta near the leaves, assume it holds. Only in the
             // last four plies: deeper, the null move's search sees what a static evaluation
             // cannot, such as the mate threat that follows a sacrifice.
@@ -600,14 +656,14 @@ impl Worker {
                 sh.tt.prefetch(self.pos.key());
                 self.nodes += 1;
                 let null_score =
-                    -self.search(sh, depth - r, ply + 1, -beta, -beta + 1, false, !cut_node);
+                    -self.search::<TB>(sh, depth - r, ply + 1, -beta, -beta + 1, false, !cut_node);
                 self.pos.unmake_null();
                 self.evaluator.on_unmake();
                 if self.stopped {
                     return 0;
                 }
                 if null_score >= beta {
-                    return if score::is_mate(null_score) {
+                    return if score::is_decisive(null_score) {
                         beta
                     } else {
                         null_score
@@ -630,11 +686,11 @@ impl Worker {
                 && !tt_move.is_none()
                 && e.bound != Bound::Upper
                 && e.depth >= depth - 3
-                && !score::is_mate(tt_score)
+                && !score::is_decisive(tt_score)
             {
                 let singular_beta = tt_score - 2 * depth;
                 self.stack[ply].excluded = tt_move;
-                let value = self.search(
+                let value = self.search::<TB>(
                     sh,
                     (depth - 1) / 2,
                     ply,
@@ -750,7 +806,7 @@ impl Worker {
 
             let mut score;
             if moves_searched == 1 {
-                score = -self.search(sh, new_depth, ply + 1, -beta, -alpha, pv_node, false);
+                score = -self.search::<TB>(sh, new_depth, ply + 1, -beta, -alpha, pv_node, false);
             } else {
                 let mut r = 0;
                 if ablation::LMR && depth >= 3 && moves_searched > 1 + usize::from(pv_node) {
@@ -768,13 +824,21 @@ impl Worker {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.search(sh, new_depth - r, ply + 1, -alpha - 1, -alpha, false, true);
+                score =
+                    -self.search::<TB>(sh, new_depth - r, ply + 1, -alpha - 1, -alpha, false, true);
                 if score > alpha && r > 0 {
-                    score =
-                        -self.search(sh, new_depth, ply + 1, -alpha - 1, -alpha, false, !cut_node);
+                    score = -self.search::<TB>(
+                        sh,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        false,
+                        !cut_node,
+                    );
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.search(sh, new_depth, ply + 1, -beta, -alpha, true, false);
+                    score = -self.search::<TB>(sh, new_depth, ply + 1, -beta, -alpha, true, false);
                 }
             }
             self.unmake(mv);
@@ -834,13 +898,21 @@ impl Worker {
             self.history.store_counter(prev_piece, prev_move, best_move);
         }
 
-        let bound = if best_score >= beta {
+        let mut bound = if best_score >= beta {
             Bound::Lower
         } else if pv_node && !best_move.is_none() {
             Bound::Exact
         } else {
             Bound::Upper
         };
+        // A tablebase bound of this PV node holds whatever the moves scored.
+        if let (true, Some((value, tb))) = (TB, tb_bound) {
+            if (tb == Bound::Lower && best_score < value)
+                || (tb == Bound::Upper && best_score > value)
+            {
+                (best_score, bound) = (value, tb);
+            }
+        }
         // A verification search, or a MultiPV line that left better root moves out, must not
         // take the node's table entry.
         if !excluded.is_none() || (root && !self.root_excluded.is_empty()) {

@@ -1,9 +1,10 @@
 //! Betacut's command line, the one dispatcher: no arguments starts the protocol loop (XBoard
 //! or UCI, chosen by the first command); subcommands run the tools: `perft`, `divide`,
-//! `perft-suite`, `bench`, `epd`, `datagen`, `datagen-text`, `tune`, `train` and `book`.
+//! `perft-suite`, `bench`, `epd`, `datagen`, `datagen-text`, `tune`, `train`, `book` and
+//! `probe`.
 
 use super::datagen::DataFormat;
-use super::{bench, datagen, epd, perft, records, train_cli, tuner};
+use super::{bench, datagen, epd, perft, probe, records, train_cli, tuner};
 use crate::board::Position;
 use crate::eval::nnue::Network;
 use crate::search::SearchReport;
@@ -44,7 +45,12 @@ pub const USAGE: &str = "usage:
   betacut book make <games.pgn> <out.bin> [--plies N] [--min-games N]
                                            make a Polyglot book from PGN games (defaults: 24
                                            plies, moves seen in at least 3 games)
-  betacut book show <book.bin> [FEN]       a book's moves for a position (default: start)";
+  betacut book show <book.bin> [FEN]       a book's moves for a position (default: start)
+
+  betacut probe --syzygy DIRS [FEN | --file F] [--bench [ROUNDS]]
+                                           Syzygy WDL and DTZ: `<FEN> ;wdl W ;dtz D` per
+                                           position (DIRS separated by `:`, `;` on Windows;
+                                           --bench: time the WDL probes instead)";
 
 /// Runs the command line `args` (without the program name) and returns the exit code; errors
 /// print the usage to standard error and exit with 2.
@@ -87,6 +93,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         "tune" => run_tune(rest),
         "train" => train_cli::run_train(rest),
         "book" => super::book::run(rest),
+        "probe" => run_probe(rest),
         other => Err(format!("unknown command {other:?}")),
     }
 }
@@ -392,4 +399,72 @@ fn run_tune(args: &[String]) -> Result<ExitCode, String> {
         start.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+fn run_probe(args: &[String]) -> Result<ExitCode, String> {
+    let dirs = flag::<String>(args, "--syzygy")?.ok_or("probe needs --syzygy DIR")?;
+    let tables = crate::tb::Tablebases::open(&dirs).map_err(|e| e.to_string())?;
+    for problem in tables.problems() {
+        eprintln!("betacut: {problem}");
+    }
+    let lines: Vec<String> = match flag::<PathBuf>(args, "--file")? {
+        Some(path) => std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .lines()
+            .filter_map(probe::fen_of_line)
+            .map(str::to_string)
+            .collect(),
+        None => {
+            // The FEN: every word that is not an option or an option's value.
+            let mut words = Vec::new();
+            let mut skip = false;
+            for arg in args {
+                if skip {
+                    skip = false;
+                } else if arg == "--syzygy" || arg == "--file" {
+                    skip = true;
+                } else if arg == "--bench" {
+                } else if arg.parse::<u32>().is_ok() && words.is_empty() {
+                    // `--bench ROUNDS` before any FEN.
+                } else {
+                    words.push(arg.as_str());
+                }
+            }
+            let fen = words.join(" ");
+            vec![if fen.is_empty() {
+                crate::board::START_FEN.to_string()
+            } else {
+                fen
+            }]
+        }
+    };
+    if let Some(i) = args.iter().position(|a| a == "--bench") {
+        let rounds = args
+            .get(i + 1)
+            .and_then(|r| r.parse::<u32>().ok())
+            .unwrap_or(20)
+            .max(1);
+        let positions: Vec<Position> = lines
+            .iter()
+            .filter_map(|fen| Position::from_fen(fen).ok())
+            .collect();
+        let dirs: Vec<PathBuf> = std::env::split_paths(&dirs).collect();
+        probe::bench(&dirs, &positions, rounds)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut all_parsed = true;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for fen in &lines {
+        let (line, parsed) = probe::probe_line(&tables, fen);
+        all_parsed &= parsed;
+        writeln!(out, "{line}").map_err(|e| format!("writing the output: {e}"))?;
+    }
+    out.flush()
+        .map_err(|e| format!("writing the output: {e}"))?;
+    Ok(if all_parsed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

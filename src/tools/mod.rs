@@ -1,5 +1,5 @@
 //! Tools built into the binary: perft, bench, EPD suites, training-data generation, the Texel
-//! tuner, the network trainer and Polyglot books.
+//! tuner, the network trainer, Polyglot books and the tablebase prober's command line.
 
 pub mod bench;
 pub mod book;
@@ -8,6 +8,7 @@ pub mod datagen;
 pub mod epd;
 pub mod input;
 pub mod perft;
+pub mod probe;
 pub mod records;
 pub mod train_cli;
 pub mod trainer;

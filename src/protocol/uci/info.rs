@@ -3,7 +3,7 @@
 use crate::board::{Move, Position};
 use crate::engine::options::{OptionKind, OptionScope, OPTIONS};
 use crate::engine::{engine_name, SearchInfo, ENGINE_AUTHOR};
-use crate::search::score::mate_in_moves;
+use crate::search::score::{display_centipawns, mate_in_moves};
 use crate::search::Bound;
 use std::time::Duration;
 
@@ -40,11 +40,13 @@ pub fn uci_reply() -> Vec<String> {
     lines
 }
 
-/// `cp N` or `mate N` (moves; negative when the side to move is mated).
+/// `cp N` or `mate N` (moves; negative when the side to move is mated). A tablebase win
+/// shows as `cp 20000` less the plies to the tablebase position (see
+/// [`crate::search::score::TB_DISPLAY`]), never as a mate.
 pub fn score_text(score: i32) -> String {
     match mate_in_moves(score) {
         Some(moves) => format!("mate {moves}"),
-        None => format!("cp {score}"),
+        None => format!("cp {}", display_centipawns(score)),
     }
 }
 
@@ -115,6 +117,8 @@ mod tests {
         assert_eq!(score_text(MATE - 1), "mate 1");
         assert_eq!(score_text(MATE - 3), "mate 2");
         assert_eq!(score_text(-(MATE - 2)), "mate -1");
+        assert_eq!(score_text(crate::search::score::TB_WIN - 3), "cp 19997");
+        assert_eq!(score_text(-crate::search::score::TB_WIN), "cp -20000");
         let start = Position::startpos();
         let e4 = start.parse_move("e2e4").unwrap_or(Move::NONE);
         let mut after = start.clone();
@@ -144,6 +148,10 @@ mod tests {
             "option name Move Overhead type spin default 50 min 0 max 5000",
             "option name Clear Hash type button",
             "option name Log File type string default <empty>",
+            "option name SyzygyPath type string default <empty>",
+            "option name Syzygy50MoveRule type check default true",
+            "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
         ] {
             assert!(reply.contains(needed), "{needed}");
         }

@@ -13,7 +13,7 @@ pub fn feature_lines() -> Vec<String> {
         "feature done=0".to_string(),
         "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 \
          sigterm=0 reuse=1 analyze=1 colors=0 ics=1 name=1 pause=1 nps=1 debug=1 memory=1 \
-         smp=1 exclude=1"
+         smp=1 exclude=1 egt=\"syzygy\""
             .to_string(),
         format!(
             "feature myname=\"{}\" variants=\"{VARIANTS}\"",
@@ -70,6 +70,10 @@ mod tests {
             "memory=1",
             "smp=1",
             "exclude=1",
+            "egt=\"syzygy\"",
+            "option=\"Syzygy50MoveRule -check 1\"",
+            "option=\"SyzygyProbeDepth -spin 1 1 100\"",
+            "option=\"SyzygyProbeLimit -spin 7 0 7\"",
             "variants=\"normal,fischerandom\"",
             "myname=\"Betacut",
             "option=\"Hash -spin 16 1 1048576\"",
@@ -85,6 +89,10 @@ mod tests {
         assert!(
             !all.contains("UCI_Chess960"),
             "XBoard has `variant` for that"
+        );
+        assert!(
+            !all.contains("SyzygyPath"),
+            "XBoard has `egtpath syzygy` for that"
         );
     }
 }

@@ -435,7 +435,13 @@ impl Xboard {
                 self.engine
                     .apply_option(OptionValue::Threads(n.clamp(1, options::MAX_THREADS)));
             }
-            Command::EgtPath { .. } | Command::SetScore { .. } | Command::Highlight(_) => {}
+            Command::EgtPath { kind, path } => {
+                // Syzygy is the only kind Betacut reads (`feature egt="syzygy"`).
+                if kind.eq_ignore_ascii_case("syzygy") {
+                    self.engine.set_syzygy_path(Some(&path));
+                }
+            }
+            Command::SetScore { .. } | Command::Highlight(_) => {}
             Command::Option { name, value } => self.set_option(&name, value.as_deref(), line),
             Command::Exclude(selection) => self.exclude(selection, true, line),
             Command::Include(selection) => self.exclude(selection, false, line),

@@ -1,16 +1,17 @@
 //! Thinking output (`ply score time nodes pv`) and analysis status lines (`stat01: ...`).
 
 use crate::board::{Move, Position};
-use crate::search::score::mate_in_moves;
+use crate::search::score::{display_centipawns, mate_in_moves};
 use crate::search::{Bound, SearchReport};
 use std::time::Duration;
 
-/// A search score in XBoard's units: centipawns, or ±(100000 + N) for mate in N moves.
+/// A search score in XBoard's units: centipawns, or ±(100000 + N) for mate in N moves. A
+/// tablebase win shows as 20000 centipawns less the plies to the tablebase position.
 pub fn xboard_score(score: i32) -> i64 {
     match mate_in_moves(score) {
         Some(n) if n > 0 => 100_000 + i64::from(n),
         Some(n) => -100_000 + i64::from(n),
-        None => i64::from(score),
+        None => i64::from(display_centipawns(score)),
     }
 }
 
@@ -21,7 +22,10 @@ pub fn centiseconds(time: Duration) -> u128 {
 
 /// Formats one thinking line. `root` is the position the PV starts from, `prefix` moves played
 /// before the search's own PV (the expected reply while pondering), `time` the time used. The
-/// PV is in SAN; a fail low ends with `?`, a fail high with `!`.
+/// PV is in SAN; a fail low ends with `?`, a fail high with `!`. When the search has probed
+/// tablebases, the optional fields of XBoard 4.8 follow the nodes, `seldepth nps tbhits`, and a
+/// tab comes before the PV (XBoard reads the last number before the tab as the tbhits, the first
+/// as the selective depth; earlier versions show them with the PV).
 pub fn thinking_line(
     report: &SearchReport,
     root: &Position,
@@ -36,8 +40,15 @@ pub fn thinking_line(
         Bound::Upper => pv.push('?'),
         Bound::Lower => pv.push('!'),
     }
+    let tbhits = if report.tbhits > 0 {
+        let nps = u128::from(report.nodes) * 1000 / time.as_millis().max(1);
+        let seldepth = report.seldepth.max(report.depth);
+        format!(" {seldepth} {nps} {}\t", report.tbhits)
+    } else {
+        " ".to_string()
+    };
     format!(
-        "{} {} {} {} {}",
+        "{} {} {} {}{tbhits}{}",
         report.depth,
         xboard_score(report.score),
         centiseconds(time),
@@ -80,6 +91,8 @@ mod tests {
         assert_eq!(xboard_score(MATE - 3), 100_002);
         assert_eq!(xboard_score(-(MATE - 2)), -100_001);
         assert_eq!(xboard_score(-(MATE - 4)), -100_002);
+        assert_eq!(xboard_score(crate::search::score::TB_WIN - 2), 19_998);
+        assert_eq!(xboard_score(-crate::search::score::TB_WIN), -20_000);
     }
 
     #[test]
@@ -122,6 +135,15 @@ mod tests {
         assert_eq!(
             thinking_line(&high, &root, &[], Duration::from_secs(5)),
             "7 31 500 5000 e4!"
+        );
+        let tb = SearchReport {
+            tbhits: 12,
+            pv: &[e4],
+            ..report
+        };
+        assert_eq!(
+            thinking_line(&tb, &root, &[], Duration::from_secs(5)),
+            "7 31 500 5000 9 1000 12\te4"
         );
     }
 
