@@ -626,7 +626,7 @@ fn a_playing_level_searches_a_node_budget_and_picks_among_good_moves() {
     engine.expect_error("an Elo out of range");
     let pos = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     engine.send(&format!("position fen {}", pos.to_fen()));
-    // The lowest level searches about 30 nodes (the first iteration always completes), looks
+    // The lowest level searches about 1,900 nodes (the first iteration always completes), looks
     // at four lines, and plays a legal move, whatever depth is asked for.
     engine.send("go depth 20");
     let (best, infos) = engine.expect_bestmove();
@@ -637,7 +637,7 @@ fn a_playing_level_searches_a_node_budget_and_picks_among_good_moves() {
         .filter_map(|l| field(&info_fields(l), "nodes").and_then(|n| n.parse::<u64>().ok()))
         .max()
         .unwrap_or(0);
-    assert!(most_nodes < 2_000, "a node budget: {most_nodes} nodes");
+    assert!(most_nodes < 5_000, "a node budget: {most_nodes} nodes");
     assert!(
         infos.iter().any(|l| l.contains(" multipv 4 ")),
         "four lines"
@@ -657,7 +657,7 @@ fn a_playing_level_searches_a_node_budget_and_picks_among_good_moves() {
     assert!(nodes(&infos) > most_nodes);
     assert!(
         nodes(&infos) < 300_000,
-        "the 2400 level's budget (about 130,000 nodes)"
+        "the 2400 level's budget (about 90,000 nodes)"
     );
     engine.send("setoption name UCI_LimitStrength value false");
     engine.send("go depth 6");
