@@ -21,6 +21,8 @@ pub use running::{RunningSearch, SearchKind, SearchRequest};
 
 use crate::board::{Move, MoveParseError, Position};
 use crate::book::{BookError, BookMove, BookPlayer};
+use crate::eval::nnue::embedded::embedded_network;
+use crate::eval::nnue::Network;
 use crate::search::{SearchControl, SearchLimits, SearchResult, Searcher};
 use crate::tb::search::TbSettings;
 use crate::tb::Tablebases;
@@ -32,6 +34,15 @@ use std::time::Duration;
 /// The engine's name and version as interfaces show it.
 pub fn engine_name() -> String {
     format!("Betacut {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// True if `a` and `b` are the same network (or both none).
+fn same_network(a: Option<&Arc<Network>>, b: Option<&Arc<Network>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 /// True if a playing level applies to `request`: the engine's own move or a ponder search,
@@ -152,6 +163,10 @@ pub struct Engine {
     level_seed: u64,
     /// The running search's id and the level it plays at (with `UCI_LimitStrength`).
     level_of_search: Option<(u64, levels::Level)>,
+    /// The network the searcher evaluates with (`None`: the hand-crafted evaluation).
+    network: Option<Arc<Network>>,
+    /// The network built into the binary, if any (what an empty `EvalFile` returns to).
+    builtin_network: Option<Arc<Network>>,
     /// The Syzygy tables of `SyzygyPath` (`egtpath syzygy`), if set.
     tablebases: Option<Arc<Tablebases>>,
 }
@@ -176,6 +191,9 @@ impl Engine {
     /// A new engine at the start position. `listener` receives its events; `on_done` is
     /// called with a search's id when that search ends.
     pub fn new(listener: Listener, on_done: DoneNotifier) -> Engine {
+        // A net compiled into the binary was checked by its tests; should it still not parse,
+        // the hand-crafted evaluation plays.
+        let builtin = embedded_network().ok().flatten();
         Engine {
             game: Game::default(),
             chess960: false,
@@ -191,6 +209,8 @@ impl Engine {
             level_seed: time_seed(),
             level_of_search: None,
             tablebases: None,
+            network: builtin.clone(),
+            builtin_network: builtin,
         }
     }
 
@@ -287,7 +307,38 @@ impl Engine {
                 })?;
             return Ok(OptionEffect::Done);
         }
+        if let OptionValue::EvalFile(path) = &value {
+            self.set_eval_file(path.as_deref())
+                .map_err(|reason| OptionError::Unusable {
+                    name: options::EVAL_FILE,
+                    reason,
+                })?;
+            return Ok(OptionEffect::Done);
+        }
         Ok(self.apply_option(value))
+    }
+
+    /// Evaluates with the network in `path`, or with the built-in evaluation (the embedded
+    /// network, if the binary has one, else the hand-crafted one) when `None`. A file that
+    /// cannot be read or is no valid network is refused with the reason, and the evaluation in
+    /// use stays.
+    pub fn set_eval_file(&mut self, path: Option<&std::path::Path>) -> Result<(), String> {
+        self.network = match path {
+            Some(path) => Some(Arc::new(
+                Network::load(path).map_err(|e| format!("{e}; the evaluation in use stays"))?,
+            )),
+            None => self.builtin_network.clone(),
+        };
+        self.apply_if_idle();
+        Ok(())
+    }
+
+    /// The name of the evaluation in use: `hand-crafted`, or the network's description.
+    pub fn evaluation_name(&self) -> String {
+        match &self.network {
+            Some(net) => format!("network ({} hidden units)", net.hidden()),
+            None => "hand-crafted".to_string(),
+        }
     }
 
     /// Applies a parsed option value. Table and thread changes take effect now if no search
@@ -312,6 +363,11 @@ impl Engine {
                 }
             }
             OptionValue::BookBestMove(on) => self.book.set_best_only(on),
+            OptionValue::EvalFile(path) => {
+                if let Err(reason) = self.set_eval_file(path.as_deref()) {
+                    self.say(&reason);
+                }
+            }
             OptionValue::LimitStrength(on) => self.settings.limit_strength = on,
             OptionValue::Elo(elo) => {
                 self.settings.elo = elo.clamp(levels::MIN_ELO, levels::MAX_ELO);
@@ -398,6 +454,9 @@ impl Engine {
             self.clear_pending = false;
         }
         searcher.set_tablebases(self.tablebases.clone(), self.settings.tb);
+        if !same_network(searcher.network(), self.network.as_ref()) {
+            searcher.set_network(self.network.clone());
+        }
     }
 
     /// Gives `searcher` a table of `wanted` MiB, or the largest that fits: at most half the
@@ -756,5 +815,41 @@ mod tests {
             moves.len() > 1,
             "different seeds, different moves: {moves:?}"
         );
+    }
+
+    #[test]
+    fn an_eval_file_is_loaded_checked_and_dropped_again() {
+        let (mut engine, done, _) = engine();
+        assert_eq!(engine.evaluation_name(), "hand-crafted");
+        let missing = std::path::Path::new("/nonexistent/betacut-net.bin");
+        let refused = engine.set_option("EvalFile", Some("/nonexistent/betacut-net.bin"));
+        assert!(
+            matches!(refused, Err(OptionError::Unusable { .. })),
+            "{refused:?}"
+        );
+        assert!(engine.set_eval_file(Some(missing)).is_err());
+        assert_eq!(engine.evaluation_name(), "hand-crafted");
+        let path = std::env::temp_dir().join(format!("betacut-net-{}.bin", std::process::id()));
+        let net = crate::eval::nnue::network::tests::random_network(32, 5);
+        assert!(std::fs::write(&path, net.to_bytes()).is_ok());
+        let loaded = engine.set_option("EvalFile", path.to_str());
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(loaded, Ok(OptionEffect::Done));
+        assert_eq!(engine.evaluation_name(), "network (32 hidden units)");
+        let id = engine.start(SearchRequest {
+            kind: SearchKind::Think,
+            limits: SearchLimits::depth(5),
+            prefix: Vec::new(),
+        });
+        assert_eq!(done.recv_timeout(Duration::from_secs(60)).ok(), Some(id));
+        let finished = engine.finish(id);
+        assert!(
+            finished.is_some_and(|f| engine.position().legal_moves().contains(f.result.best_move))
+        );
+        assert_eq!(
+            engine.set_option("EvalFile", Some("")),
+            Ok(OptionEffect::Done)
+        );
+        assert_eq!(engine.evaluation_name(), "hand-crafted");
     }
 }

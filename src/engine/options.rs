@@ -88,6 +88,8 @@ pub const OWN_BOOK: &str = "OwnBook";
 pub const BOOK_FILE: &str = "BookFile";
 /// The option `BookBestMove`.
 pub const BOOK_BEST_MOVE: &str = "BookBestMove";
+/// The option `EvalFile`.
+pub const EVAL_FILE: &str = "EvalFile";
 /// The option `UCI_LimitStrength`.
 pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 /// The option `UCI_Elo`.
@@ -177,6 +179,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         scope: OptionScope::All,
     },
     OptionSpec {
+        name: EVAL_FILE,
+        kind: OptionKind::Text { default: "" },
+        scope: OptionScope::All,
+    },
+    OptionSpec {
         name: UCI_LIMIT_STRENGTH,
         kind: OptionKind::Check { default: false },
         scope: OptionScope::All,
@@ -245,6 +252,8 @@ pub enum OptionValue {
     BookFile(Option<PathBuf>),
     /// `BookBestMove`: always the book's highest-weight move, not a weighted random pick.
     BookBestMove(bool),
+    /// `EvalFile`: a network file to evaluate with (`None`: the built-in evaluation).
+    EvalFile(Option<PathBuf>),
     /// `UCI_LimitStrength`: play at the level `UCI_Elo` sets instead of full strength.
     LimitStrength(bool),
     /// `UCI_Elo`: the playing level.
@@ -336,6 +345,7 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Opti
         OWN_BOOK => OptionValue::OwnBook(check()?),
         BOOK_FILE => OptionValue::BookFile(file_value(value)),
         BOOK_BEST_MOVE => OptionValue::BookBestMove(check()?),
+        EVAL_FILE => OptionValue::EvalFile(file_value(value)),
         UCI_LIMIT_STRENGTH => OptionValue::LimitStrength(check()?),
         UCI_ELO => OptionValue::Elo(spin()? as u32),
         SYZYGY_PATH => match value {
