@@ -657,7 +657,7 @@ fn a_playing_level_searches_a_node_budget_and_picks_among_good_moves() {
     assert!(nodes(&infos) > most_nodes);
     assert!(
         nodes(&infos) < 300_000,
-        "the 2400 level's budget (about 95,000 nodes)"
+        "the 2400 level's budget (about 170,000 nodes)"
     );
     engine.send("setoption name UCI_LimitStrength value false");
     engine.send("go depth 6");

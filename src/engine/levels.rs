@@ -41,19 +41,23 @@ pub struct Level {
     pub max_loss: i32,
 }
 
-/// Measured strength (Elo, Fairy-Max = 1940) of the internal strength `t`, from 20-game matches
-/// against Fairy-Max at 10+0.1 (stop 40): `t` = 0.5 scored 0.5/20, 0.6 6/20, 0.65 10.5/20, 0.7
-/// 11.5/20 (the two merged into one point), 0.75 17/20, 0.8 19.5/20. Full strength (`t` = 1,
-/// a million nodes) is put at 2850, about where full Betacut stands (it beats Fairy-Max 100-0
-/// and trails Ethereal 12 by about 285). Below 1300 the scale is the measured slope extended.
-pub const CALIBRATION: [(u32, f64); 7] = [
+/// The Elo (Fairy-Max = 1940) the internal strength `t` plays at, smoothed from matches at 10+0.1
+/// (stop 40, docs/experiments.md): against Fairy-Max, `t` = 0.5 scored 0.5/20, 0.541 2/40, 0.6
+/// 6/20, 0.645 14.5/40, 0.65 10.5/20, 0.7 11.5/20, 0.739 33.5/40, 0.75 17/20; against Phalanx XXV,
+/// 0.732 4.5/40, 0.818 12.5/40, 0.838 13.5/40, 0.919 29.5/40. Phalanx is put at 2530: 359 above
+/// the `t` = 0.73 level that plays at 2225 against Fairy-Max (its direct match with Fairy-Max,
+/// 36-1-3, gives 2347 with a far wider margin). Full strength (`t` = 1, a million nodes) is put at
+/// 2980, 449 above Phalanx (full Betacut against Phalanx: 90-6-4). Below 1300 the scale is the
+/// measured slope extended. The table is monotonic.
+pub const CALIBRATION: [(u32, f64); 8] = [
     (800, 0.398),
     (1300, 0.5),
-    (1790, 0.6),
-    (1975, 0.675),
-    (2240, 0.75),
-    (2576, 0.8),
-    (2850, 1.0),
+    (1430, 0.545),
+    (1800, 0.61),
+    (2225, 0.74),
+    (2400, 0.83),
+    (2710, 0.919),
+    (2980, 1.0),
 ];
 
 /// The internal strength (0..=1) of the level `elo`, interpolated in [`CALIBRATION`].
@@ -125,7 +129,12 @@ mod tests {
         let mut previous = Level::from_elo(MIN_ELO);
         assert!((strength(MIN_ELO) - 0.398).abs() < 1e-9);
         assert!((strength(1300) - 0.5).abs() < 1e-9);
-        assert!((strength(1545) - 0.55).abs() < 1e-9);
+        assert!((strength(1430) - 0.545).abs() < 1e-9);
+        assert!((strength(2710) - 0.919).abs() < 1e-9);
+        assert!(strength(MAX_ELO) < 1.0);
+        for pair in CALIBRATION.windows(2) {
+            assert!(pair[0].0 < pair[1].0 && pair[0].1 < pair[1].1, "monotonic");
+        }
         for elo in (MIN_ELO + 100..=MAX_ELO).step_by(100) {
             let level = Level::from_elo(elo);
             assert!(level.nodes > previous.nodes, "{elo}");
