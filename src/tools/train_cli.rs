@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 12] = [
+const VALUE_FLAGS: [&str; 13] = [
     "--out",
     "--hidden",
     "--epochs",
@@ -18,6 +18,7 @@ const VALUE_FLAGS: [&str; 12] = [
     "--lr",
     "--lr-decay",
     "--wdl",
+    "--scale",
     "--threads",
     "--seed",
     "--validation",
@@ -80,6 +81,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         lr: flag(args, "--lr")?.unwrap_or(defaults.lr),
         lr_decay: flag(args, "--lr-decay")?.unwrap_or(defaults.lr_decay),
         wdl: flag(args, "--wdl")?.unwrap_or(defaults.wdl),
+        scale: flag(args, "--scale")?.unwrap_or(defaults.scale),
         threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
         seed: flag(args, "--seed")?.unwrap_or(defaults.seed),
         validation: flag(args, "--validation")?,
@@ -93,7 +95,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     }
     eprintln!(
         "train: {} positions from {} file(s) loaded in {:.1} s; hidden {}, epochs {}, batch {}, \
-         lr {} (x{} per epoch), wdl {}, {} thread(s), seed {}",
+         lr {} (x{} per epoch), wdl {}, scale {}, {} thread(s), seed {}",
         data.len(),
         files.len(),
         start.elapsed().as_secs_f64(),
@@ -103,6 +105,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         config.lr,
         config.lr_decay,
         config.wdl,
+        config.scale,
         config.threads,
         config.seed
     );

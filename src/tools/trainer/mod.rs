@@ -1,8 +1,9 @@
 //! `betacut train`: trains the perspective network ([`crate::eval::nnue`]) on binary datagen
 //! records, on the CPU.
 //!
-//! Loss: the mean of `(sigmoid(output) - target)^2`, where the output times 400 reads as
-//! centipawns and the target mixes the search score and the game result ([`sample`]). Adam
+//! Loss: the mean of `(sigmoid(output_cp / scale) - target)^2`, where the output times 400
+//! reads as centipawns and the target mixes the search score and the game result
+//! ([`sample::Target`]). Adam
 //! ([`adam`]) on shuffled mini-batches (the order of epoch `e` depends only on the seed and
 //! `e`); each batch is split over the threads (`std::thread::scope`), each thread sums the
 //! gradient of its share into its own buffer (only the active inputs' rows), and the buffers
@@ -24,7 +25,7 @@ use net::{FloatNetwork, Gradients, Layout, Scratch};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use sample::Sample;
+use sample::{Sample, Target};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -74,6 +75,8 @@ pub struct TrainConfig {
     pub lr_decay: f32,
     /// Weight of the game result in the target (0: the score alone, 1: the result alone).
     pub wdl: f32,
+    /// Centipawns per unit of the sigmoid's argument ([`Target::scale`]).
+    pub scale: f32,
     /// Threads sharing each batch.
     pub threads: usize,
     /// Seed of the initial weights, the validation split and the batch order.
@@ -82,6 +85,16 @@ pub struct TrainConfig {
     pub validation: Option<usize>,
     /// Where to write a checkpoint and a quantised net after every epoch.
     pub checkpoint_dir: Option<PathBuf>,
+}
+
+impl TrainConfig {
+    /// How the targets are made and read.
+    pub fn target(&self) -> Target {
+        Target {
+            wdl: self.wdl,
+            scale: self.scale,
+        }
+    }
 }
 
 impl Default for TrainConfig {
@@ -93,6 +106,7 @@ impl Default for TrainConfig {
             lr: 0.001,
             lr_decay: 0.9,
             wdl: 0.3,
+            scale: 400.0,
             threads: 1,
             seed: 1,
             validation: None,
@@ -165,7 +179,7 @@ pub fn mean_loss(
     net: &FloatNetwork,
     data: &[PackedRecord],
     indices: &[u32],
-    wdl: f32,
+    target: Target,
     threads: usize,
 ) -> f64 {
     if indices.is_empty() {
@@ -182,7 +196,7 @@ pub fn mean_loss(
                         .iter()
                         .map(|&i| {
                             f64::from(
-                                net.loss(&Sample::decode(&data[i as usize], wdl), &mut scratch),
+                                net.loss(&Sample::decode(&data[i as usize], target), &mut scratch),
                             )
                         })
                         .sum::<f64>()
@@ -205,7 +219,7 @@ pub fn calibration_samples(data: &[PackedRecord]) -> Vec<Sample> {
     let step = data.len().div_ceil(CALIBRATION_POSITIONS).max(1);
     data.iter()
         .step_by(step)
-        .map(|r| Sample::decode(r, 0.0))
+        .map(|r| Sample::decode(r, Target::SCORE_ONLY))
         .collect()
 }
 
@@ -237,6 +251,12 @@ pub fn train(
         return Err(TrainError::Config(format!(
             "--wdl {} is not between 0 and 1",
             config.wdl
+        )));
+    }
+    if !(config.scale.is_finite() && (10.0..=10_000.0).contains(&config.scale)) {
+        return Err(TrainError::Config(format!(
+            "--scale {} is not between 10 and 10000 centipawns",
+            config.scale
         )));
     }
     let mut state = match resume {
@@ -278,7 +298,7 @@ pub fn train(
         let mut loss_sum = 0.0f64;
         let mut done = 0usize;
         for batch in order.chunks(config.batch) {
-            loss_sum += run_batch(&state.net, data, batch, config.wdl, &mut workers);
+            loss_sum += run_batch(&state.net, data, batch, config.target(), &mut workers);
             let (first, rest) = workers.split_at_mut(1);
             let grads = &mut first[0].grads;
             for other in rest.iter_mut() {
@@ -305,7 +325,7 @@ pub fn train(
         let train_time = started.elapsed();
         state.epochs_done = epoch;
         let validation_loss = (!validation.is_empty())
-            .then(|| mean_loss(&state.net, data, &validation, config.wdl, threads));
+            .then(|| mean_loss(&state.net, data, &validation, config.target(), threads));
         let checkpoint = match &config.checkpoint_dir {
             Some(dir) => {
                 let path = dir.join(format!("epoch-{epoch}.ckpt"));
@@ -341,14 +361,14 @@ fn run_batch(
     net: &FloatNetwork,
     data: &[PackedRecord],
     batch: &[u32],
-    wdl: f32,
+    target: Target,
     workers: &mut [ThreadState],
 ) -> f64 {
     let part = batch.len().div_ceil(workers.len());
     let work = |chunk: &[u32], worker: &mut ThreadState| -> f64 {
         let mut loss = 0.0f64;
         for &i in chunk {
-            let sample = Sample::decode(&data[i as usize], wdl);
+            let sample = Sample::decode(&data[i as usize], target);
             loss += f64::from(net.backward(&sample, &mut worker.scratch, &mut worker.grads));
         }
         loss

@@ -207,9 +207,9 @@ impl FloatNetwork {
         self.output(scratch)
     }
 
-    /// The loss of `sample`, `(sigmoid(output) - target)^2`, without gradients.
+    /// The loss of `sample`, `(sigmoid(factor * output) - target)^2`, without gradients.
     pub fn loss(&self, sample: &Sample, scratch: &mut Scratch) -> f32 {
-        let e = sigmoid(self.forward(sample, scratch)) - sample.target;
+        let e = sigmoid(sample.output_factor * self.forward(sample, scratch)) - sample.target;
         e * e
     }
 
@@ -219,10 +219,10 @@ impl FloatNetwork {
         let l = self.layout;
         let h = l.hidden;
         let out = self.forward(sample, scratch);
-        let p = sigmoid(out);
+        let p = sigmoid(sample.output_factor * out);
         let err = p - sample.target;
         // d loss / d output.
-        let g = 2.0 * err * p * (1.0 - p);
+        let g = 2.0 * err * p * (1.0 - p) * sample.output_factor;
         let ob = l.output_bias();
         grads.values[ob] += g;
         let weights = &self.params[l.output_weights()..l.output_bias()];

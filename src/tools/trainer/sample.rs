@@ -2,12 +2,39 @@
 //! the side to move's and the other side's perspective and the training target.
 //!
 //! The target mixes the search score and the game result, both turned to the side to move's
-//! view: `target = wdl * result + (1 - wdl) * sigmoid(score / 400)`.
+//! view: `target = wdl * result + (1 - wdl) * sigmoid(score / scale)`, and the network's output
+//! (in centipawns) is read through the same sigmoid ([`Target`]).
 
 use super::net::sigmoid;
 use crate::eval::nnue::features::raw_feature_index;
 use crate::eval::nnue::{MAX_ACTIVE, SCALE};
 use crate::tools::records::{PackedRecord, RECORD_LEN};
+
+/// How a position's training target is made, and how the output is compared with it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    /// Weight of the game result (0: the score alone, 1: the result alone).
+    pub wdl: f32,
+    /// Centipawns per unit of the sigmoid's argument: a score `s` reads as the expected result
+    /// `sigmoid(s / scale)`. Fitted to the data, the scores and the results agree, so mixing
+    /// them does not stretch the network's evaluation (with too large a scale the results pull
+    /// every evaluation away from zero).
+    pub scale: f32,
+}
+
+impl Target {
+    /// The search score alone, read with the network's own scale (400).
+    pub const SCORE_ONLY: Target = Target {
+        wdl: 0.0,
+        scale: SCALE as f32,
+    };
+
+    /// Factor from the network's raw output (times 400 is centipawns) to the sigmoid's argument.
+    #[inline(always)]
+    pub fn output_factor(&self) -> f32 {
+        SCALE as f32 / self.scale
+    }
+}
 
 /// One decoded training position.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,13 +46,15 @@ pub struct Sample {
     count: usize,
     /// What the network's sigmoid output should be.
     pub target: f32,
+    /// The network's raw output times this is the sigmoid's argument ([`Target::output_factor`]).
+    pub output_factor: f32,
 }
 
 impl Sample {
-    /// Decodes a record that [`crate::tools::records::parse_records`] has checked, with WDL
-    /// weight `wdl` (0: the score alone, 1: the result alone).
+    /// Decodes a record that [`crate::tools::records::parse_records`] has checked, its target
+    /// made as `target` says.
     #[inline]
-    pub fn decode(record: &PackedRecord, wdl: f32) -> Sample {
+    pub fn decode(record: &PackedRecord, target: Target) -> Sample {
         let mut occupancy = u64::from_le_bytes([
             record[0], record[1], record[2], record[3], record[4], record[5], record[6], record[7],
         ]);
@@ -36,6 +65,7 @@ impl Sample {
             them: [0; MAX_ACTIVE],
             count: 0,
             target: 0.0,
+            output_factor: target.output_factor(),
         };
         let mut i = 0;
         while occupancy != 0 && i < MAX_ACTIVE {
@@ -54,7 +84,7 @@ impl Sample {
         } else {
             (white_score, white_result)
         };
-        sample.target = wdl * result + (1.0 - wdl) * sigmoid(score / SCALE as f32);
+        sample.target = target.wdl * result + (1.0 - target.wdl) * sigmoid(score / target.scale);
         sample
     }
 
@@ -86,7 +116,7 @@ mod tests {
         let pos = Position::from_fen("r3k2r/1P6/8/3pP3/8/8/8/R3K2R b KQkq - 0 1")
             .unwrap_or_else(|e| panic!("{e}"));
         let record = DataRecord::from_position(&pos, 400, GameResult::WhiteWin).to_bytes();
-        let sample = Sample::decode(&record, 0.0);
+        let sample = Sample::decode(&record, Target::SCORE_ONLY);
         let mut expected = [0u16; MAX_ACTIVE];
         let n = active_features(&pos, Color::Black, &mut expected);
         assert_eq!(sample.us(), &expected[..n]);
@@ -94,8 +124,23 @@ mod tests {
         assert_eq!(sample.them(), &expected[..n]);
         // White's +400 is Black's -400; White won, so Black lost.
         assert!((sample.target - sigmoid(-1.0)).abs() < 1e-6);
-        assert_eq!(Sample::decode(&record, 1.0).target, 0.0);
-        let half = Sample::decode(&record, 0.5).target;
-        assert!((half - 0.5 * sigmoid(-1.0)).abs() < 1e-6);
+        let result_only = Target {
+            wdl: 1.0,
+            scale: 400.0,
+        };
+        assert_eq!(Sample::decode(&record, result_only).target, 0.0);
+        let half = Target {
+            wdl: 0.5,
+            scale: 400.0,
+        };
+        assert!((Sample::decode(&record, half).target - 0.5 * sigmoid(-1.0)).abs() < 1e-6);
+        // A scale of 200 reads Black's -400 as sigmoid(-2), and the output twice as steeply.
+        let steep = Target {
+            wdl: 0.0,
+            scale: 200.0,
+        };
+        let sample = Sample::decode(&record, steep);
+        assert!((sample.target - sigmoid(-2.0)).abs() < 1e-6);
+        assert_eq!(sample.output_factor, 2.0);
     }
 }

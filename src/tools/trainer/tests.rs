@@ -44,7 +44,7 @@ fn fixture(n: usize, seed: u64) -> Vec<PackedRecord> {
 fn sample_of(pos: &Position) -> Sample {
     Sample::decode(
         &DataRecord::from_position(pos, 0, GameResult::Draw).to_bytes(),
-        0.0,
+        Target::SCORE_ONLY,
     )
 }
 
@@ -56,6 +56,7 @@ fn config(hidden: usize, epochs: u32) -> TrainConfig {
         lr: 0.005,
         lr_decay: 0.95,
         wdl: 0.25,
+        scale: 200.0,
         threads: 2,
         seed: 3,
         validation: Some(300),
@@ -68,7 +69,12 @@ fn gradients_match_finite_differences() {
     let net = FloatNetwork::random(32, 8);
     let l = net.layout;
     let data = fixture(40, 2);
-    let samples: Vec<Sample> = data.iter().map(|r| Sample::decode(r, 0.4)).collect();
+    // A scale other than the net's 400, so that the output factor is in the gradient.
+    let target = Target {
+        wdl: 0.4,
+        scale: 160.0,
+    };
+    let samples: Vec<Sample> = data.iter().map(|r| Sample::decode(r, target)).collect();
     let mut scratch = Scratch::new(32);
     let mut grads = Gradients::new(l);
     for s in &samples {
@@ -116,8 +122,8 @@ fn training_lowers_the_loss_on_a_small_fixture() {
     let (train_idx, validation_idx) = split(data.len(), &config);
     assert_eq!(validation_idx.len(), 300);
     let start = FloatNetwork::random(config.hidden, config.seed);
-    let before_train = mean_loss(&start, &data, &train_idx, config.wdl, 2);
-    let before_validation = mean_loss(&start, &data, &validation_idx, config.wdl, 2);
+    let before_train = mean_loss(&start, &data, &train_idx, config.target(), 2);
+    let before_validation = mean_loss(&start, &data, &validation_idx, config.target(), 2);
     let mut reports = Vec::new();
     let state = train(&data, &config, None, &mut |p| {
         if let Progress::Epoch(report) = p {
@@ -127,8 +133,8 @@ fn training_lowers_the_loss_on_a_small_fixture() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(reports.len(), 6);
     assert_eq!(state.epochs_done, 6);
-    let after_train = mean_loss(&state.net, &data, &train_idx, config.wdl, 2);
-    let after_validation = mean_loss(&state.net, &data, &validation_idx, config.wdl, 2);
+    let after_train = mean_loss(&state.net, &data, &train_idx, config.target(), 2);
+    let after_validation = mean_loss(&state.net, &data, &validation_idx, config.target(), 2);
     assert!(
         after_train < 0.6 * before_train,
         "training loss {before_train} -> {after_train}"
@@ -229,6 +235,14 @@ fn bad_settings_are_refused() {
     };
     assert!(matches!(
         train(&data, &bad_wdl, None, &mut |_| {}),
+        Err(TrainError::Config(_))
+    ));
+    let bad_scale = TrainConfig {
+        scale: 0.0,
+        ..config(32, 1)
+    };
+    assert!(matches!(
+        train(&data, &bad_scale, None, &mut |_| {}),
         Err(TrainError::Config(_))
     ));
     assert!(matches!(
