@@ -524,6 +524,10 @@ impl Engine {
             ));
             return id;
         }
+        let network = self.network_for(&request);
+        if !same_network(searcher.network(), network.as_ref()) {
+            searcher.set_network(network);
+        }
         self.level_of_search = None;
         if self.settings.limit_strength && levels_apply(&request) {
             let level = levels::Level::from_elo(self.settings.elo);
@@ -626,6 +630,17 @@ impl Engine {
             result,
             position,
             time_used,
+        }
+    }
+
+    /// The network a search for `request` evaluates with: the engine's, except at a playing
+    /// level, which keeps the hand-crafted evaluation it was calibrated with (`None`), so that
+    /// a level plays at the strength its Elo says whichever network is loaded.
+    fn network_for(&self, request: &SearchRequest) -> Option<Arc<Network>> {
+        if self.settings.limit_strength && levels_apply(request) {
+            None
+        } else {
+            self.network.clone()
         }
     }
 
@@ -818,9 +833,48 @@ mod tests {
     }
 
     #[test]
+    fn levels_search_with_the_hand_crafted_evaluation_they_were_calibrated_on() {
+        let (mut engine, done, _) = engine();
+        let net = Arc::new(crate::eval::nnue::network::tests::random_network(32, 6));
+        engine.network = Some(Arc::clone(&net));
+        let request = |kind: SearchKind| SearchRequest {
+            kind,
+            limits: SearchLimits::depth(4),
+            prefix: Vec::new(),
+        };
+        let uses_net = |engine: &Engine, kind: SearchKind| {
+            engine
+                .network_for(&request(kind))
+                .is_some_and(|n| Arc::ptr_eq(&n, &net))
+        };
+        assert!(uses_net(&engine, SearchKind::Think));
+        engine.apply_option(OptionValue::LimitStrength(true));
+        assert!(!uses_net(&engine, SearchKind::Think));
+        assert!(engine.network_for(&request(SearchKind::Ponder)).is_none());
+        // Analysis is never weakened: it keeps the network.
+        assert!(uses_net(&engine, SearchKind::Analyze));
+        // A level's search with a network loaded plays a legal move, and the network stays
+        // the engine's evaluation.
+        let id = engine.start(request(SearchKind::Think));
+        assert_eq!(done.recv_timeout(Duration::from_secs(60)).ok(), Some(id));
+        let finished = engine.finish(id);
+        assert!(
+            finished.is_some_and(|f| engine.position().legal_moves().contains(f.result.best_move))
+        );
+        assert_eq!(engine.evaluation_name(), "network (32 hidden units)");
+        engine.apply_option(OptionValue::LimitStrength(false));
+        assert!(uses_net(&engine, SearchKind::Think));
+    }
+
+    #[test]
     fn an_eval_file_is_loaded_checked_and_dropped_again() {
         let (mut engine, done, _) = engine();
-        assert_eq!(engine.evaluation_name(), "hand-crafted");
+        // The built-in evaluation: the embedded network if the binary has one.
+        let builtin = engine.evaluation_name();
+        match crate::eval::nnue::embedded::EMBEDDED_NET {
+            Some(_) => assert!(builtin.starts_with("network ("), "{builtin}"),
+            None => assert_eq!(builtin, "hand-crafted"),
+        }
         let missing = std::path::Path::new("/nonexistent/betacut-net.bin");
         let refused = engine.set_option("EvalFile", Some("/nonexistent/betacut-net.bin"));
         assert!(
@@ -828,7 +882,7 @@ mod tests {
             "{refused:?}"
         );
         assert!(engine.set_eval_file(Some(missing)).is_err());
-        assert_eq!(engine.evaluation_name(), "hand-crafted");
+        assert_eq!(engine.evaluation_name(), builtin);
         let path = std::env::temp_dir().join(format!("betacut-net-{}.bin", std::process::id()));
         let net = crate::eval::nnue::network::tests::random_network(32, 5);
         assert!(std::fs::write(&path, net.to_bytes()).is_ok());
@@ -850,6 +904,6 @@ mod tests {
             engine.set_option("EvalFile", Some("")),
             Ok(OptionEffect::Done)
         );
-        assert_eq!(engine.evaluation_name(), "hand-crafted");
+        assert_eq!(engine.evaluation_name(), builtin);
     }
 }

@@ -6,6 +6,7 @@
 use super::datagen::DataFormat;
 use super::{bench, datagen, epd, perft, probe, records, train_cli, tuner};
 use crate::board::Position;
+use crate::eval::nnue::embedded::embedded_network;
 use crate::eval::nnue::Network;
 use crate::search::SearchReport;
 use std::io::Write;
@@ -24,16 +25,19 @@ pub const USAGE: &str = "usage:
   betacut divide <depth> [--fen FEN]       perft split by root move
   betacut perft-suite <file.epd> [--max-depth N]
                                            check an EPD perft suite (exit 1 on mismatch)
-  betacut bench [depth] [--net FILE]       fixed positions, fixed depth: `<nodes> nodes <nps> nps`
+  betacut bench [depth] [--net FILE|--hce] fixed positions, fixed depth: `<nodes> nodes <nps> nps`
   betacut epd <file.epd> [--movetime MS] [--depth N] [--nodes N] [--threads N] [--hash MB]
-                  [--net FILE] [--verbose] run a bm/am test suite, print solved/total
+                  [--net FILE|--hce] [--verbose]
+                                           run a bm/am test suite, print solved/total
                                            (--verbose: every iteration of every search)
   betacut datagen <out> [--text] [--games N] [--first-game K] [--nodes N] [--depth N]
                   [--seed S] [--threads N] [--hash MB] [--random-plies N] [--openings FILE]
-                  [--net FILE]             self-play data, games K..K+N in game order: 32-byte
+                  [--net FILE|--hce]       self-play data, games K..K+N in game order: 32-byte
                                            records with score and result (for `train`), or with
                                            --text (implied by an output name ending in .txt)
                                            `FEN | result` lines for `tune`
+  (bench, epd, datagen: the built-in evaluation unless --net FILE names a network or --hce
+   asks for the hand-crafted evaluation)
   betacut datagen-text <in.bin> [--limit N]
                                            print binary data as `FEN | score | result` lines
   betacut tune <data.txt> [--epochs N] [--lr X] [--l2 X] [--threads N] [--out FILE]
@@ -172,13 +176,21 @@ fn position_option(args: &[String]) -> Result<Position, String> {
     }
 }
 
-/// `--net FILE`: the network to evaluate with, if given.
+/// The evaluation a tool uses: `--net FILE` that network, `--hce` the hand-crafted evaluation
+/// (`None`), otherwise the built-in one (the network embedded in the binary, if it has one).
 pub(crate) fn net_option(args: &[String]) -> Result<Option<Arc<Network>>, String> {
-    match flag::<PathBuf>(args, "--net")? {
+    let net = flag::<PathBuf>(args, "--net")?;
+    if args.iter().any(|a| a == "--hce") {
+        return match net {
+            Some(_) => Err("--net and --hce exclude each other".to_string()),
+            None => Ok(None),
+        };
+    }
+    match net {
         Some(path) => Network::load(&path)
             .map(|net| Some(Arc::new(net)))
             .map_err(|e| e.to_string()),
-        None => Ok(None),
+        None => embedded_network().map_err(|e| format!("the embedded network: {e}")),
     }
 }
 

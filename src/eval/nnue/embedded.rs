@@ -1,13 +1,13 @@
-//! A network built into the binary. None is embedded yet (none has been trained); to embed
-//! one, point [`EMBEDDED_NET`] at its file with `include_bytes!`, e.g.
-//! `Some(include_bytes!("../../../nets/betacut-1.bin"))`, and the engine parses it once at
-//! start-up with [`embedded_network`]. A unit test then checks that the embedded bytes parse.
+//! The network built into the binary: `nets/gen1.bin` (how it was made: `nets/README.md`). The
+//! engine parses it once at start-up with [`embedded_network`] (the same checks as a file read
+//! from disk) and evaluates with it unless `EvalFile` names another network. To ship another
+//! net, point [`EMBEDDED_NET`] at its file; a unit test checks that the embedded bytes parse.
 
 use super::network::{NetError, Network};
 use std::sync::Arc;
 
 /// The net file compiled into the binary, if any.
-pub const EMBEDDED_NET: Option<&[u8]> = None;
+pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("nets/gen1.bin"));
 
 /// Parses a net file's bytes that were compiled into the binary (the same checks as a file
 /// read from disk: header, length, hash, weight ranges).
@@ -30,6 +30,7 @@ mod tests {
     fn embedded_bytes_parse_into_the_same_network() {
         // Whatever is embedded (if anything) must parse.
         assert!(embedded_network().is_ok());
+        assert!(embedded_network().is_ok_and(|net| net.is_some_and(|n| n.hidden() == 256)));
         let net = random_network(32, 9);
         let bytes = net.to_bytes();
         let parsed = parse_embedded(&bytes).unwrap_or_else(|e| panic!("{e}"));
