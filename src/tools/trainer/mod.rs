@@ -97,16 +97,19 @@ impl TrainConfig {
     }
 }
 
+/// The defaults are the recipe of the shipped network (`src/eval/nnue/nets/README.md`): the
+/// search score alone, read through `sigmoid(score / 140)`, which fitted the generation-1 data's
+/// results best; mixing in the results played worse (docs/experiments.md).
 impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             hidden: 256,
-            epochs: 10,
-            batch: 16_384,
+            epochs: 20,
+            batch: 4096,
             lr: 0.001,
             lr_decay: 0.9,
-            wdl: 0.3,
-            scale: 400.0,
+            wdl: 0.0,
+            scale: 140.0,
             threads: 1,
             seed: 1,
             validation: None,

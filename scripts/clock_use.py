@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""How much of its clock each engine used in a match, from the move times in a PGN.
+
+`match.py` writes each move's time into its comment (`{ +0.68/15 0.268s }`). For every game in
+which an engine made at least MIN_MOVES moves, its use is the sum of its move times divided by
+what it had: BASE + INC per move made. Prints each engine's mean and median use over those
+games. Needs python-chess (the venv of ../shared/tools/setup.sh).
+
+usage: scripts/clock_use.py GAMES.pgn BASE INC [--min-moves N]
+e.g.   scripts/clock_use.py gauntlet.pgn 10 0.1
+"""
+
+import argparse
+import re
+import statistics
+
+import chess.pgn
+
+TIME = re.compile(r"(\d+(?:\.\d+)?)s\b")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pgn")
+    parser.add_argument("base", type=float, help="base time in seconds")
+    parser.add_argument("inc", type=float, help="increment in seconds")
+    parser.add_argument("--min-moves", type=int, default=60)
+    args = parser.parse_args()
+    use = {}
+    with open(args.pgn, encoding="utf-8") as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            names = [game.headers.get("White", "?"), game.headers.get("Black", "?")]
+            times = {name: [] for name in names}
+            for ply, node in enumerate(game.mainline()):
+                found = TIME.search(node.comment)
+                if found:
+                    times[names[ply % 2]].append(float(found.group(1)))
+            for name, spent in times.items():
+                if len(spent) >= args.min_moves:
+                    had = args.base + args.inc * len(spent)
+                    use.setdefault(name, []).append(sum(spent) / had)
+    for name, shares in sorted(use.items()):
+        print(
+            f"{name}: {len(shares)} games of {args.min_moves}+ moves, "
+            f"mean use {100 * statistics.mean(shares):.1f} %, "
+            f"median {100 * statistics.median(shares):.1f} %"
+        )
+
+
+if __name__ == "__main__":
+    main()
