@@ -36,15 +36,6 @@ pub fn engine_name() -> String {
     format!("Betacut {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// True if `a` and `b` are the same network (or both none).
-fn same_network(a: Option<&Arc<Network>>, b: Option<&Arc<Network>>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-        (None, None) => true,
-        _ => false,
-    }
-}
-
 /// True if a playing level applies to `request`: the engine's own move or a ponder search,
 /// not analysis, an infinite search, a mate search or a search of chosen root moves.
 fn levels_apply(request: &SearchRequest) -> bool {
@@ -319,9 +310,9 @@ impl Engine {
     }
 
     /// Evaluates with the network in `path`, or with the built-in evaluation (the embedded
-    /// network, if the binary has one, else the hand-crafted one) when `None`. A file that
-    /// cannot be read or is no valid network is refused with the reason, and the evaluation in
-    /// use stays.
+    /// network, if the binary has one, else the hand-crafted one) when `None`, from the next
+    /// search on. A file that cannot be read or is no valid network is refused with the
+    /// reason, and the evaluation in use stays.
     pub fn set_eval_file(&mut self, path: Option<&std::path::Path>) -> Result<(), String> {
         self.network = match path {
             Some(path) => Some(Arc::new(
@@ -329,7 +320,6 @@ impl Engine {
             )),
             None => self.builtin_network.clone(),
         };
-        self.apply_if_idle();
         Ok(())
     }
 
@@ -454,9 +444,6 @@ impl Engine {
             self.clear_pending = false;
         }
         searcher.set_tablebases(self.tablebases.clone(), self.settings.tb);
-        if !same_network(searcher.network(), self.network.as_ref()) {
-            searcher.set_network(self.network.clone());
-        }
     }
 
     /// Gives `searcher` a table of `wanted` MiB, or the largest that fits: at most half the
@@ -524,10 +511,8 @@ impl Engine {
             ));
             return id;
         }
-        let network = self.network_for(&request);
-        if !same_network(searcher.network(), network.as_ref()) {
-            searcher.set_network(network);
-        }
+        // Setting the network the searcher already has costs nothing (the evaluators keep it).
+        searcher.set_network(self.network_for(&request));
         self.level_of_search = None;
         if self.settings.limit_strength && levels_apply(&request) {
             let level = levels::Level::from_elo(self.settings.elo);
@@ -783,6 +768,25 @@ mod tests {
         assert!(engine.finish(id).is_none(), "collected once");
     }
 
+    /// Runs a search of the game position to `depth` and returns the move it chose, checked
+    /// to be legal.
+    fn search_move(
+        engine: &mut Engine,
+        done: &mpsc::Receiver<u64>,
+        kind: SearchKind,
+        depth: u32,
+    ) -> Move {
+        let id = engine.start(SearchRequest {
+            kind,
+            limits: SearchLimits::depth(depth),
+            prefix: Vec::new(),
+        });
+        assert_eq!(done.recv_timeout(Duration::from_secs(60)).ok(), Some(id));
+        let mv = engine.finish(id).map_or(Move::NONE, |f| f.result.best_move);
+        assert!(engine.position().legal_moves().contains(mv));
+        mv
+    }
+
     #[test]
     fn an_infinite_search_waits_for_stop() {
         let (mut engine, done, _) = engine();
@@ -813,16 +817,7 @@ mod tests {
             engine.apply_option(OptionValue::LimitStrength(true));
             engine.apply_option(OptionValue::Elo(1000));
             engine.seed_levels(seed);
-            let id = engine.start(SearchRequest {
-                kind: SearchKind::Think,
-                limits: SearchLimits::depth(12),
-                prefix: Vec::new(),
-            });
-            assert_eq!(done.recv_timeout(Duration::from_secs(60)).ok(), Some(id));
-            let finished = engine.finish(id);
-            let mv = finished.map_or(Move::NONE, |f| f.result.best_move);
-            assert!(engine.position().legal_moves().contains(mv));
-            mv
+            search_move(&mut engine, &done, SearchKind::Think, 12)
         };
         assert_eq!(play(11), play(11));
         let moves: std::collections::HashSet<Move> = (0..12).map(play).collect();
@@ -855,12 +850,7 @@ mod tests {
         assert!(uses_net(&engine, SearchKind::Analyze));
         // A level's search with a network loaded plays a legal move, and the network stays
         // the engine's evaluation.
-        let id = engine.start(request(SearchKind::Think));
-        assert_eq!(done.recv_timeout(Duration::from_secs(60)).ok(), Some(id));
-        let finished = engine.finish(id);
-        assert!(
-            finished.is_some_and(|f| engine.position().legal_moves().contains(f.result.best_move))
-        );
+        search_move(&mut engine, &done, SearchKind::Think, 4);
         assert_eq!(engine.evaluation_name(), "network (32 hidden units)");
         engine.apply_option(OptionValue::LimitStrength(false));
         assert!(uses_net(&engine, SearchKind::Think));
@@ -890,16 +880,7 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         assert_eq!(loaded, Ok(OptionEffect::Done));
         assert_eq!(engine.evaluation_name(), "network (32 hidden units)");
-        let id = engine.start(SearchRequest {
-            kind: SearchKind::Think,
-            limits: SearchLimits::depth(5),
-            prefix: Vec::new(),
-        });
-        assert_eq!(done.recv_timeout(Duration::from_secs(60)).ok(), Some(id));
-        let finished = engine.finish(id);
-        assert!(
-            finished.is_some_and(|f| engine.position().legal_moves().contains(f.result.best_move))
-        );
+        search_move(&mut engine, &done, SearchKind::Think, 5);
         assert_eq!(
             engine.set_option("EvalFile", Some("")),
             Ok(OptionEffect::Done)
