@@ -4,10 +4,12 @@
 `match.py` writes each move's time into its comment (`{ +0.68/15 0.268s }`). For every game in
 which an engine made at least MIN_MOVES moves, its use is the sum of its move times divided by
 what it had: BASE + INC per move made. Prints each engine's mean and median use over those
-games. Needs python-chess (the venv of ../shared/tools/setup.sh).
+games; `--profile` adds each engine's mean time per move in bands of ten of its own moves (all
+games), which shows where in the game the time goes. Needs python-chess (the venv of
+../shared/tools/setup.sh).
 
-usage: scripts/clock_use.py GAMES.pgn BASE INC [--min-moves N]
-e.g.   scripts/clock_use.py gauntlet.pgn 10 0.1
+usage: scripts/clock_use.py GAMES.pgn BASE INC [--min-moves N] [--profile]
+e.g.   scripts/clock_use.py gauntlet.pgn 10 0.1 --profile
 """
 
 import argparse
@@ -25,17 +27,22 @@ def main():
     parser.add_argument("base", type=float, help="base time in seconds")
     parser.add_argument("inc", type=float, help="increment in seconds")
     parser.add_argument("--min-moves", type=int, default=60)
+    parser.add_argument("--profile", action="store_true", help="mean move time by move band")
     args = parser.parse_args()
     use = {}
+    bands = {}
     with open(args.pgn, encoding="utf-8") as f:
         while (game := chess.pgn.read_game(f)) is not None:
             names = [game.headers.get("White", "?"), game.headers.get("Black", "?")]
             times = {name: [] for name in names}
+            first = 0 if game.board().turn else 1  # the side to move in the start position
             for ply, node in enumerate(game.mainline()):
                 found = TIME.search(node.comment)
                 if found:
-                    times[names[ply % 2]].append(float(found.group(1)))
+                    times[names[(ply + first) % 2]].append(float(found.group(1)))
             for name, spent in times.items():
+                for move, seconds in enumerate(spent):
+                    bands.setdefault(name, {}).setdefault(move // 10, []).append(seconds)
                 if len(spent) >= args.min_moves:
                     had = args.base + args.inc * len(spent)
                     use.setdefault(name, []).append(sum(spent) / had)
@@ -45,6 +52,14 @@ def main():
             f"mean use {100 * statistics.mean(shares):.1f} %, "
             f"median {100 * statistics.median(shares):.1f} %"
         )
+    if args.profile:
+        for name, by_band in sorted(bands.items()):
+            cells = [
+                f"{10 * band + 1}-{10 * band + 10}: {statistics.mean(s):.3f}s ({len(s)})"
+                for band, s in sorted(by_band.items())
+                if band < 8
+            ]
+            print(f"{name} mean move time by move (games): " + ", ".join(cells))
 
 
 if __name__ == "__main__":
