@@ -401,8 +401,7 @@ impl Worker {
             return false;
         }
         let factor = soft_scale(stable, self.best_move_share(), score_drop);
-        let soft = budget.soft.mul_f64(factor).min(budget.hard);
-        self.elapsed(sh) >= soft.mul_f64(0.6)
+        self.elapsed(sh) >= budget.iteration_deadline(factor)
     }
 
     /// Share of this thread's nodes spent below the current best root move.
