@@ -59,7 +59,7 @@ def main():
                 for band, s in sorted(by_band.items())
                 if band < 8
             ]
-            print(f"{name} mean move time by move (games): " + ", ".join(cells))
+            print(f"{name} mean move time by move (moves counted): " + ", ".join(cells))
 
 
 if __name__ == "__main__":
