@@ -183,8 +183,8 @@ impl TranspositionTable {
 
     /// A table of about `megabytes` MiB (at least one bucket), or an error if the memory
     /// cannot be allocated (nothing is aborted). A table of [`LAZY_CLEAR_BYTES`] or more is
-    /// left to be zeroed by the system as it is touched (see [`ZeroedSlice`]), so it is ready at
-    /// once; a smaller one is written through now.
+    /// left to be zeroed by the system as it is touched (the calloc path of `search::zeroed`),
+    /// so it is ready at once; a smaller one is written through now.
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableAllocError> {
         let count = megabytes
             .max(1)
