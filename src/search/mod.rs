@@ -9,6 +9,7 @@ pub mod picker;
 pub mod score;
 pub mod searcher;
 pub mod see;
+mod table_memory;
 pub mod time;
 pub mod tt;
 mod worker;

@@ -4,6 +4,7 @@
 
 use super::control::SearchControl;
 use super::limits::SearchLimits;
+use super::score::{DRAW, MATE};
 use super::time::TimeBudget;
 use super::tt::TranspositionTable;
 use super::worker::{Shared, Worker, WorkerEvent};
@@ -247,7 +248,7 @@ impl Searcher {
             .filter(|m| !limits.excluded.contains(m))
             .collect();
         if root_moves.is_empty() {
-            return SearchResult::none();
+            return self.nothing_to_search(pos, legal.is_empty(), control, report);
         }
         // A root in the tablebases: only the moves that keep its result are searched.
         let tb = self
@@ -346,6 +347,42 @@ impl Searcher {
             nodes,
             pv: completed.pv,
             lines: self.workers[0].lines.clone(),
+        }
+    }
+
+    /// The end of a search with no move to search: without legal moves, one line says the
+    /// result (mated: a mate score at depth 0; stalemate: a draw); then a held or pondering
+    /// search waits for its stop (or ponder hit), as one with moves would.
+    fn nothing_to_search(
+        &self,
+        pos: &Position,
+        no_legal_move: bool,
+        control: &SearchControl,
+        report: &mut (dyn FnMut(&SearchUpdate) + Send),
+    ) -> SearchResult {
+        let score = if no_legal_move && pos.in_check() {
+            -MATE
+        } else {
+            DRAW
+        };
+        if no_legal_move {
+            report(&SearchUpdate::Line(SearchReport {
+                depth: 0,
+                seldepth: 0,
+                multipv: 1,
+                score,
+                bound: Bound::Exact,
+                elapsed: control.started().elapsed(),
+                nodes: 0,
+                hashfull: 0,
+                tbhits: 0,
+                pv: &[],
+            }));
+        }
+        control.wait_while_pondering();
+        SearchResult {
+            score,
+            ..SearchResult::none()
         }
     }
 

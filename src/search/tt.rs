@@ -2,9 +2,9 @@
 //! search threads. Each entry stores its key XORed with its data, so a torn write from another
 //! thread is seen as a miss rather than as wrong data.
 
-use super::zeroed::{ZeroValid, ZeroedSlice};
+use super::table_memory::{TableMemory, LINE_BYTES};
+use super::zeroed::AtomicWords;
 use crate::board::Move;
-use std::alloc::Layout;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use thiserror::Error;
 
@@ -90,11 +90,11 @@ struct Bucket {
 
 // SAFETY: a bucket is four slots of two atomic 64-bit integers each: all-zero bytes are a valid
 // (empty) bucket, and it needs no drop.
-unsafe impl ZeroValid for Bucket {}
+unsafe impl AtomicWords for Bucket {}
 
 /// The shared transposition table.
 pub struct TranspositionTable {
-    buckets: ZeroedSlice<Bucket, BUCKET_BYTES>,
+    buckets: TableMemory<Bucket>,
     age: AtomicU8,
 }
 
@@ -108,38 +108,8 @@ impl std::fmt::Debug for TranspositionTable {
     }
 }
 
-const BUCKET_BYTES: usize = 64;
+const BUCKET_BYTES: usize = LINE_BYTES;
 const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
-
-/// Tables this large are cleared by replacing their memory rather than writing it.
-pub const LAZY_CLEAR_BYTES: usize = 1 << 30;
-
-/// Asks Linux to back the table with 2 MiB pages (transparent huge pages, which many systems
-/// grant only on request): a probe of a random bucket then seldom misses the TLB, whose page
-/// walk the profile showed stalling the probe and the prefetch before it. Only the 2 MiB
-/// blocks that lie wholly inside the table can be huge; a refusal (no THP support) changes
-/// nothing, so the result is ignored.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(table: *const Bucket, bytes: usize) {
-    const MADV_HUGEPAGE: i32 = 14;
-    const PAGE: usize = 4096;
-    extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    let start = (table as usize).next_multiple_of(PAGE);
-    let end = (table as usize + bytes) / PAGE * PAGE;
-    if end > start {
-        // SAFETY: `madvise` is the C library's (linked by std on Linux) with its C signature;
-        // the range lies inside the table's own allocation and is page aligned, and
-        // MADV_HUGEPAGE only changes how the kernel backs those pages, never their contents
-        // or validity.
-        unsafe { madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE) };
-    }
-}
-
-/// Huge pages are requested on Linux only.
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_table: *const Bucket, _bytes: usize) {}
 
 // Data word: move 0-15, score 16-31, eval 32-47, depth 48-55, bound 56-57, age 58-63.
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
@@ -168,43 +138,27 @@ impl TranspositionTable {
             match TranspositionTable::try_new(size) {
                 Ok(table) => return table,
                 Err(_) if size > 1 => size /= 2,
-                Err(_) => {
-                    // Not even one bucket: nothing will run anyway; try the smallest once more.
-                    return TranspositionTable {
-                        buckets: ZeroedSlice::new(1).unwrap_or_else(|| {
-                            std::alloc::handle_alloc_error(Layout::new::<Bucket>())
-                        }),
-                        age: AtomicU8::new(0),
-                    };
-                }
+                // Not even one bucket: the process cannot go on.
+                Err(_) => std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>()),
             }
         }
     }
 
     /// A table of about `megabytes` MiB (at least one bucket), or an error if the memory
-    /// cannot be allocated (nothing is aborted). A table of [`LAZY_CLEAR_BYTES`] or more is
-    /// left to be zeroed by the system as it is touched (the calloc path of `search::zeroed`),
-    /// so it is ready at once; a smaller one is written through now.
+    /// cannot be allocated (nothing is aborted). It is ready at once whatever its size: its
+    /// memory is zeroed by the system as it is touched, and backed in the background (see
+    /// `search::table_memory`).
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableAllocError> {
         let count = megabytes
             .max(1)
             .checked_mul(1024 * 1024)
             .map_or(usize::MAX, |bytes| bytes / BUCKET_BYTES)
             .max(1);
-        let buckets = ZeroedSlice::new(count).ok_or(TableAllocError { megabytes })?;
-        // Before the first write: the pages are backed when first touched.
-        advise_huge_pages(buckets.as_ptr(), count * BUCKET_BYTES);
-        let mut table = TranspositionTable {
+        let buckets = TableMemory::new(count).ok_or(TableAllocError { megabytes })?;
+        Ok(TranspositionTable {
             buckets,
             age: AtomicU8::new(0),
-        };
-        if count * BUCKET_BYTES < LAZY_CLEAR_BYTES {
-            // A table of ordinary size is touched now, while the interface waits for the
-            // engine to be ready, rather than page by page during the first searches (a page
-            // fault cost about 4.5 ms per 2 MiB on the 2-core KVM machine).
-            table.write_empty();
-        }
-        Ok(table)
+        })
     }
 
     /// The table's size in MiB (rounded down; 0 for a table under 1 MiB).
@@ -212,28 +166,21 @@ impl TranspositionTable {
         self.buckets.as_slice().len() * BUCKET_BYTES / (1024 * 1024)
     }
 
-    /// Empties the table. A table of [`LAZY_CLEAR_BYTES`] or more is given fresh memory from
-    /// the system instead (zeroed as it is touched again), since writing gigabytes through
-    /// stalls the interface for many seconds.
+    /// Empties the table at once whatever its size: its memory is freed in the background and
+    /// it gets fresh memory (zeroed by the system as it is touched). Should the fresh memory
+    /// not be had, the table is smaller, as [`TranspositionTable::new`] says.
     pub fn clear(&mut self) {
-        if self.buckets.as_slice().len() * BUCKET_BYTES >= LAZY_CLEAR_BYTES {
-            let megabytes = self.megabytes();
-            *self = TranspositionTable::new(1); // the old memory is freed first
-            *self = TranspositionTable::new(megabytes);
-            return;
-        }
-        self.write_empty();
-    }
-
-    /// Writes every slot empty.
-    fn write_empty(&mut self) {
-        for bucket in self.buckets.as_mut_slice() {
-            for slot in &mut bucket.slots {
-                *slot.check.get_mut() = 0;
-                *slot.data.get_mut() = 0;
-            }
-        }
-        *self.age.get_mut() = 0;
+        let megabytes = self.megabytes();
+        let count = self.buckets.as_slice().len();
+        // The old memory goes first: the new table may need it.
+        *self = TranspositionTable::new(1);
+        *self = match TableMemory::new(count) {
+            Some(buckets) => TranspositionTable {
+                buckets,
+                age: AtomicU8::new(0),
+            },
+            None => TranspositionTable::new(megabytes),
+        };
     }
 
     /// Marks the start of a new search: older entries become preferred victims.

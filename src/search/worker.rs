@@ -422,25 +422,33 @@ impl Worker {
         }
     }
 
-    /// Polls the stop conditions every [`CHECK_INTERVAL`] nodes.
+    /// Polls the stop conditions: a stop from outside at every node (two relaxed loads of
+    /// flags that are only read until the end, so that a node slowed down, e.g. by the page
+    /// faults of a fresh table, cannot hold a `stop` back for a whole interval), the limits
+    /// every [`CHECK_INTERVAL`] nodes. The node limit counts the nodes of all threads.
     #[inline]
     fn check_stop(&mut self, sh: &Shared) -> bool {
         if self.stopped {
             return true;
         }
+        // The first iteration always completes, so there is always a move to play.
+        let may_stop = self.iteration_depth > 1;
         if self.nodes & self.check_mask != 0 {
-            return false;
+            if may_stop && (sh.control.is_stopped() || sh.abort.load(Ordering::Relaxed)) {
+                self.stopped = true;
+            }
+            return self.stopped;
         }
         sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
-        // The first iteration always completes, so there is always a move to play.
-        if self.iteration_depth <= 1 {
+        if !may_stop {
             return false;
         }
         if sh.abort.load(Ordering::Relaxed) || sh.control.is_stopped() {
             self.stopped = true;
         } else if self.is_main() {
-            sh.control.publish_nodes(sh.total_nodes());
-            if sh.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            let total = sh.total_nodes();
+            sh.control.publish_nodes(total);
+            if sh.limits.nodes.is_some_and(|n| total >= n) {
                 self.stopped = true;
             }
             let timed = !sh.limits.infinite && !sh.control.is_pondering();

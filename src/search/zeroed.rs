@@ -13,7 +13,7 @@ use std::ptr::NonNull;
 const CALLOC_ALIGN: usize = 16;
 
 /// A slice of `count` values of `T`, all bytes zero at the start, aligned to `ALIGN`. `T` must
-/// be a type for which all-zero bytes are a valid value (atomic integers).
+/// be made of 64-bit atomic integers ([`AtomicWords`]).
 pub(crate) struct ZeroedSlice<T, const ALIGN: usize> {
     base: NonNull<u8>,
     layout: Layout,
@@ -28,7 +28,7 @@ unsafe impl<T: Send, const ALIGN: usize> Send for ZeroedSlice<T, ALIGN> {}
 // SAFETY: as above: shared access only hands out `&[T]`.
 unsafe impl<T: Sync, const ALIGN: usize> Sync for ZeroedSlice<T, ALIGN> {}
 
-impl<T: ZeroValid, const ALIGN: usize> ZeroedSlice<T, ALIGN> {
+impl<T: AtomicWords, const ALIGN: usize> ZeroedSlice<T, ALIGN> {
     /// `count` zeroed values (at least one), or `None` if the memory cannot be had.
     pub(crate) fn new(count: usize) -> Option<Self> {
         let count = count.max(1);
@@ -60,16 +60,9 @@ impl<T: ZeroValid, const ALIGN: usize> ZeroedSlice<T, ALIGN> {
     pub(crate) fn as_slice(&self) -> &[T] {
         // SAFETY: `items` is aligned for `T` and `count` values lie within the allocation
         // (skip < ALIGN and the allocation has ALIGN bytes to spare); they are initialised
-        // because the memory was zeroed and all-zero bytes are a valid `T` (`ZeroValid`); the
+        // because the memory was zeroed and all-zero bytes are a valid `T` (`AtomicWords`); the
         // borrow of `self` keeps them alive and, being shared, allows no `&mut` meanwhile.
         unsafe { std::slice::from_raw_parts(self.items.as_ptr(), self.count) }
-    }
-
-    /// The values, for writing.
-    #[inline]
-    pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
-        // SAFETY: as in `as_slice`; the exclusive borrow of `self` makes this the only access.
-        unsafe { std::slice::from_raw_parts_mut(self.items.as_ptr(), self.count) }
     }
 
     /// Start of the values (for memory advice).
@@ -81,29 +74,33 @@ impl<T: ZeroValid, const ALIGN: usize> ZeroedSlice<T, ALIGN> {
 impl<T, const ALIGN: usize> Drop for ZeroedSlice<T, ALIGN> {
     fn drop(&mut self) {
         // SAFETY: `base` was allocated by the global allocator with `layout` and is freed
-        // only here, once. The values need no drop of their own (`ZeroValid` types are plain
+        // only here, once. The values need no drop of their own (`AtomicWords` types are atomic
         // integers).
         unsafe { dealloc(self.base.as_ptr(), self.layout) };
     }
 }
 
-/// Types for which all-zero bytes are a valid value and which need no drop.
+/// Types made of 64-bit atomic integers alone: all-zero bytes are a valid value, they need no
+/// drop, and every 8-byte word of them may be accessed as an [`AtomicU64`] from any thread.
 ///
 /// # Safety
-/// Implement only for types made of integers or atomic integers alone.
-pub(crate) unsafe trait ZeroValid {}
+/// Implement only for types made of `AtomicU64`s alone (arrays or structs of them, with no
+/// padding).
+///
+/// [`AtomicU64`]: std::sync::atomic::AtomicU64
+pub(crate) unsafe trait AtomicWords {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU64, Ordering};
 
-    // SAFETY: an array of atomic integers.
-    unsafe impl ZeroValid for [AtomicU64; 8] {}
+    // SAFETY: an array of `AtomicU64`s.
+    unsafe impl AtomicWords for [AtomicU64; 8] {}
 
     #[test]
     fn memory_is_zeroed_aligned_and_writable() {
-        let Some(mut slice) = ZeroedSlice::<[AtomicU64; 8], 64>::new(1000) else {
+        let Some(slice) = ZeroedSlice::<[AtomicU64; 8], 64>::new(1000) else {
             panic!("a small allocation succeeds");
         };
         assert_eq!(slice.as_slice().len(), 1000);
@@ -112,7 +109,7 @@ mod tests {
             .as_slice()
             .iter()
             .all(|b| b.iter().all(|a| a.load(Ordering::Relaxed) == 0)));
-        slice.as_mut_slice()[999][7] = AtomicU64::new(5);
+        slice.as_slice()[999][7].store(5, Ordering::Relaxed);
         slice.as_slice()[0][0].store(7, Ordering::Relaxed);
         assert_eq!(slice.as_slice()[999][7].load(Ordering::Relaxed), 5);
         assert!(ZeroedSlice::<[AtomicU64; 8], 64>::new(usize::MAX / 8).is_none());
