@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# What each search feature and evaluation term is worth: for every NAME, build Betacut with that
+# What each search feature is worth: for every NAME, build Betacut with that
 # switch off (see src/ablation.rs) and play it against the normal build with an SPRT.
 #
 #   scripts/ablation_sprt.sh NAME [NAME ...]        e.g. scripts/ablation_sprt.sh null_move lmr
 #
+# Search features only (the evaluation is a network; it has no switches).
 # Environment (defaults in brackets): TC [2+0.02], GAMES (cap per SPRT) [200], CONCURRENCY [2],
 # SEED (opening order; change it for a re-run on new openings) [11],
 # SPRT bounds "ELO0 ELO1 ALPHA BETA" ["0 5 0.05 0.05"], OUT [target/ablation], PY
@@ -37,7 +38,8 @@ cp target/release/betacut "$OUT/betacut-full"
 for name in "$@"; do
     # A separate target directory keeps the normal build's artefacts untouched; only the crate
     # itself is rebuilt per feature.
-    BETACUT_ABLATE="$name" cargo build --release --quiet --target-dir "$OUT/target"
+    BETACUT_ABLATE="$name" cargo build --release --quiet --features ablation \
+        --target-dir "$OUT/target"
     cp "$OUT/target/release/betacut" "$OUT/betacut-no-$name"
     # shellcheck disable=SC2086
     "$PY" "$TOOLS/match.py" \

@@ -1,15 +1,28 @@
-//! Compile-time switches for measuring what each search feature and evaluation term is worth.
+//! Compile-time switches for measuring what each search feature is worth.
 //!
-//! Build with `BETACUT_ABLATE=name,name,...` in the environment to switch features off, e.g.
-//! `BETACUT_ABLATE=null_move cargo build --release`, then play the build against a normal one
-//! (SPRT). Normal builds have every switch on; the switches are constants, so a disabled feature
-//! is compiled away and an enabled one costs nothing. An unknown name stops the build.
+//! Build with the cargo feature `ablation` and `BETACUT_ABLATE=name,name,...` in the
+//! environment to switch features off, e.g. `BETACUT_ABLATE=null_move cargo build --release
+//! --features ablation`, then play the build against a normal one (SPRT;
+//! `scripts/ablation_sprt.sh`). Such a build names itself in `id name` / `myname` (see
+//! [`description`]). Without the feature (the user's build) every switch is on and the
+//! environment is not read; the switches are constants, so a disabled feature is compiled away
+//! and an enabled one costs nothing. An unknown name stops the build.
 
-/// The comma-separated list given at build time (empty normally).
+/// The comma-separated list given at build time (empty without the `ablation` feature).
+#[cfg(feature = "ablation")]
 const ABLATE: &str = match option_env!("BETACUT_ABLATE") {
     Some(list) => list,
     None => "",
 };
+
+/// Nothing is switched off without the `ablation` feature.
+#[cfg(not(feature = "ablation"))]
+const ABLATE: &str = "";
+
+/// The features switched off in this build, as given at build time (`None`: none).
+pub fn description() -> Option<&'static str> {
+    (!ABLATE.is_empty()).then_some(ABLATE)
+}
 
 /// Every name that may be switched off.
 pub const NAMES: &[&str] = &[
@@ -22,19 +35,6 @@ pub const NAMES: &[&str] = &[
     "aspiration",
     "delta",
     "singular",
-    // evaluation (weights of the named terms are zeroed)
-    "psqt",
-    "mobility",
-    "pawn_structure",
-    "passed_pawns",
-    "king_safety",
-    "safe_checks",
-    "bishop_pair",
-    "rook_files",
-    "outposts",
-    "threats",
-    "tempo",
-    "scaling",
 ];
 
 const fn bytes_equal(a: &[u8], start: usize, end: usize, b: &[u8]) -> bool {
@@ -101,7 +101,7 @@ const _: () = assert!(
 );
 
 /// True unless `name` was switched off at build time.
-pub const fn enabled(name: &str) -> bool {
+const fn enabled(name: &str) -> bool {
     !listed(ABLATE, name)
 }
 
@@ -121,8 +121,6 @@ pub const ASPIRATION: bool = enabled("aspiration");
 pub const DELTA_PRUNING: bool = enabled("delta");
 /// Singular extensions (and multi-cut) of hash moves.
 pub const SINGULAR: bool = enabled("singular");
-/// Endgame scaling of drawish material.
-pub const SCALING: bool = enabled("scaling");
 
 #[cfg(test)]
 mod tests {
@@ -134,8 +132,15 @@ mod tests {
         assert!(listed("lmr", "lmr"));
         assert!(!listed("lmr_x", "lmr"));
         assert!(!listed("", "lmr"));
-        assert!(all_known("lmr,tempo"));
+        assert!(all_known("lmr,singular"));
         assert!(all_known(""));
         assert!(!all_known("lmr,nonsense"));
+        assert!(
+            !all_known("tempo"),
+            "the evaluation has no switches any more"
+        );
+        // The user's build switches nothing off and names itself plainly.
+        #[cfg(not(feature = "ablation"))]
+        assert_eq!(description(), None);
     }
 }

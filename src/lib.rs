@@ -1,11 +1,13 @@
-//! Betacut: a bitboard chess engine for XBoard/WinBoard.
+//! Betacut: a chess engine for XBoard/WinBoard and UCI, with its own bitboards, search and
+//! network evaluation (NNUE).
 //!
-//! Data flows one way: `protocol` -> `search` -> `eval` / `board`. The board knows nothing of
-//! the search, the search nothing of the protocol.
+//! Data flows one way: `protocol` -> `engine` -> `search` -> `eval` / `board`. The board knows
+//! nothing of the evaluation or the search, the search nothing of the engine or the protocol,
+//! and the protocol front-ends use the engine alone.
 
 #![warn(missing_docs)]
 
-pub mod ablation;
+mod ablation;
 pub mod board;
 pub mod book;
 pub mod engine;

@@ -7,9 +7,9 @@ mod common;
 
 use betacut::board::{Move, Position};
 use betacut::search::score::{self, TB_WIN};
+use betacut::search::tablebases::TbSettings;
 use betacut::search::{SearchControl, SearchLimits, SearchUpdate, Searcher};
 use betacut::tb::root::rank_root_moves;
-use betacut::tb::search::TbSettings;
 use betacut::tb::{ProbeError, Tablebases, Wdl};
 use common::Engine;
 use std::path::{Path, PathBuf};

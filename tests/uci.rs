@@ -464,13 +464,6 @@ fn bad_input_gets_an_error_and_changes_nothing() {
     let (mut engine, _) = Engine::uci();
     engine.send("position startpos moves e2e4");
     for bad in [
-        "position fen this is not a fen",
-        "position fen 8/8/8 w - - 0 1",
-        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
-        "position startpos moves e2e4 e7e5 e1e3",
-        "position startpos moves e2e4 zz",
-        "position",
-        "position moves e2e4",
         "setoption name Hash value lots",
         "setoption name Hash value 0",
         "setoption name Hash value 99999999999999999999",
@@ -480,12 +473,8 @@ fn bad_input_gets_an_error_and_changes_nothing() {
         "setoption name Nonsense value 3",
         "setoption name",
         "setoption value 3",
-        "go depth many",
-        "go wtime",
-        "go movetime 1e3",
-        "go searchmoves e2e5",
-        "go sideways",
         "debug sometimes",
+        "bench deep",
         "frobnicate 1 2",
         "\u{1}\u{7f}}{ ~~",
     ] {
@@ -499,6 +488,250 @@ fn bad_input_gets_an_error_and_changes_nothing() {
     let mut pos = Position::startpos();
     pos.make_move(play_line(&pos, "e2e4")[0]);
     check_bestmove(&pos, &engine.expect_bestmove().0);
+    assert!(engine.quit());
+}
+
+/// The position after `moves` (UCI notation) from the start position.
+fn after(moves: &str) -> Position {
+    let mut pos = Position::startpos();
+    for mv in play_line(&pos, moves) {
+        pos.make_move(mv);
+    }
+    pos
+}
+
+#[test]
+fn a_bad_move_in_position_sets_up_the_position_before_it() {
+    let (mut engine, _) = Engine::uci();
+    // `0000` (a null move) is no legal move: the position after 1. e4 is searched, for Black.
+    // (Betacut ff239ac kept the previous position and answered a White move.)
+    for (line, played, error) in [
+        ("position startpos moves e2e4 0000", "e2e4", "move 2 (0000)"),
+        (
+            "position startpos moves e2e4 e7e5 e1e3 g8f6",
+            "e2e4 e7e5",
+            "move 3 (e1e3)",
+        ),
+        ("position startpos moves zz e2e4", "", "move 1 (zz)"),
+    ] {
+        engine.send("position startpos moves d2d4 d7d5 c2c4");
+        engine.send(line);
+        let reported = engine.expect_error(line);
+        assert!(reported.contains(error), "{reported}");
+        assert!(
+            reported.contains("the position before it is used"),
+            "{reported}"
+        );
+        engine.send("go depth 3");
+        check_bestmove(&after(played), &engine.expect_bestmove().0);
+    }
+    assert!(engine.quit());
+}
+
+#[test]
+fn a_position_that_describes_none_leaves_no_position_to_search() {
+    let (mut engine, _) = Engine::uci();
+    for bad in [
+        "position fen this is not a fen",
+        "position fen 8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
+        "position",
+        "position moves e2e4",
+    ] {
+        engine.send("position startpos moves e2e4");
+        engine.send(bad);
+        engine.expect_error(bad);
+        // Never a move of the previous position: no position, no move.
+        engine.send("go depth 3");
+        let error = engine.expect_error("go without a position");
+        assert!(error.contains("no position to search"), "{error}");
+        assert_eq!(engine.expect_bestmove().0, "bestmove (none)", "after {bad}");
+    }
+    // A good position brings the engine back.
+    engine.send("position startpos moves g1f3");
+    engine.send("go depth 3");
+    check_bestmove(&after("g1f3"), &engine.expect_bestmove().0);
+    engine.send("position fen this is not a fen");
+    engine.expect_error("a bad FEN");
+    engine.send("ucinewgame");
+    engine.send("go depth 2");
+    check_bestmove(&Position::startpos(), &engine.expect_bestmove().0);
+    assert!(engine.quit());
+}
+
+#[test]
+fn go_leaves_out_what_it_cannot_use_and_still_searches() {
+    let (mut engine, _) = Engine::uci();
+    let pos = after("e2e4");
+    engine.send("position startpos moves e2e4");
+    // Each ends by a limit it still has (Betacut ff239ac refused them all: no search, no
+    // best move, and a GUI that sent a clock waited for ever).
+    for (line, errors) in [
+        ("go wtime 1000 btime 1000 foo", 1),
+        ("go sideways depth 2", 1),
+        ("go movetime 1e3 depth 3", 1),
+        ("go searchmoves e2e5 e7e5 depth 3", 1),
+        ("go depth movetime 100", 1),
+        ("go nodes -5 depth 2 winc", 2),
+    ] {
+        engine.send(line);
+        for _ in 0..errors {
+            let error = engine.expect_error(line);
+            assert!(error.contains("ignored"), "{error}");
+        }
+        let best = check_bestmove(&pos, &engine.expect_bestmove().0);
+        if line.contains("searchmoves") {
+            assert_eq!(pos.move_to_coordinate(best), "e7e5", "{line}");
+        }
+    }
+    // What is left without a limit is a bare `go`: infinite, ended by `stop`.
+    for line in ["go depth many", "go wtime", "go sideways"] {
+        engine.send(line);
+        engine.expect_error(line);
+        assert!(!engine.sync().iter().any(|l| l.starts_with("bestmove")));
+        engine.send("stop");
+        check_bestmove(&pos, &engine.expect_bestmove().0);
+    }
+    assert!(engine.quit());
+}
+
+#[test]
+fn a_clock_for_the_other_side_only_is_a_minimal_think() {
+    let (mut engine, _) = Engine::uci();
+    // White to move with only Black's clock, or with none left: a timed game all the same
+    // (Betacut ff239ac searched for ever after `go btime 1000`).
+    for (moves, go) in [
+        ("", "go btime 1000"),
+        ("", "go wtime 0 btime 5000 winc 0"),
+        ("e2e4", "go wtime 5000"),
+        ("e2e4", "go wtime 5000 btime -20"),
+    ] {
+        engine.send(&format!("position startpos moves {moves}"));
+        engine.send(go);
+        check_bestmove(&after(moves), &engine.expect_bestmove().0);
+    }
+    assert!(engine.quit());
+}
+
+#[test]
+fn a_position_without_legal_moves_reports_its_result_and_waits_when_told_to() {
+    let (mut engine, _) = Engine::uci();
+    // Black is mated (queen g7 guarded by the king); then stalemated.
+    let mated = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    for (fen, score) in [(mated, "score mate 0"), (stalemate, "score cp 0")] {
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go depth 5");
+        let (best, infos) = engine.expect_bestmove();
+        assert_eq!(best, "bestmove (none)");
+        assert!(
+            infos
+                .iter()
+                .any(|l| l.starts_with("info depth 0 ") && l.contains(score)),
+            "{infos:?}"
+        );
+        // Under `infinite` and `ponder` the best move waits for `stop` / `ponderhit`
+        // (Betacut ff239ac printed `bestmove (none)` at once).
+        engine.send("go infinite");
+        let (line, _) = engine.expect("the result line", |l| l.starts_with("info depth 0"));
+        assert!(line.contains(score), "{line}");
+        assert!(!engine.sync().iter().any(|l| l.starts_with("bestmove")));
+        engine.send("stop");
+        assert_eq!(engine.expect_bestmove().0, "bestmove (none)");
+        engine.send("go ponder wtime 1000 btime 1000");
+        assert!(!engine.sync().iter().any(|l| l.starts_with("bestmove")));
+        engine.send("ponderhit");
+        assert_eq!(engine.expect_bestmove().0, "bestmove (none)");
+    }
+    assert!(engine.quit());
+}
+
+/// The node count of the `info nodes N time T nps R` line printed before a `bestmove`.
+fn final_nodes(infos: &[String]) -> u64 {
+    let line = infos
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info nodes "))
+        .unwrap_or_else(|| panic!("a final node count: {infos:?}"));
+    field(&info_fields(line), "nodes")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"))
+}
+
+#[test]
+fn the_node_limit_counts_the_nodes_of_every_thread() {
+    let (mut engine, _) = Engine::uci();
+    engine.send("setoption name Threads value 2");
+    engine.send("position startpos");
+    // Betacut ff239ac counted the main thread's nodes alone: about twice the budget.
+    for budget in [20_000u64, 100_000] {
+        engine.send(&format!("go nodes {budget}"));
+        let (best, infos) = engine.expect_bestmove();
+        check_bestmove(&Position::startpos(), &best);
+        let nodes = final_nodes(&infos);
+        // The count is looked at every 1024 or 2048 nodes of each thread.
+        assert!(
+            nodes >= budget && nodes <= budget + 2 * 2048,
+            "{nodes} nodes for a budget of {budget}"
+        );
+    }
+    assert!(engine.quit());
+}
+
+#[test]
+fn developer_commands_show_the_board_the_evaluation_perft_and_bench() {
+    let (mut engine, handshake) = Engine::uci();
+    assert!(
+        handshake
+            .iter()
+            .any(|l| l.starts_with("info string evaluation: built-in network (768x2 -> ")),
+        "{handshake:?}"
+    );
+    engine.send("position startpos moves e2e4");
+    engine.send("d");
+    let lines = engine.sync();
+    assert!(
+        lines.contains(&" | r | n | b | q | k | b | n | r | 8".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines
+        .contains(&"Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".to_string()));
+    // The Polyglot key of this position, from the Polyglot specification.
+    assert!(
+        lines.contains(&"Key: 823C9B50FD114196".to_string()),
+        "{lines:?}"
+    );
+    engine.send("eval");
+    let lines = engine.sync();
+    assert!(
+        lines.iter().any(|l| l.starts_with("Network evaluation: ")),
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("Hand-crafted evaluation: ")));
+    assert!(
+        lines.iter().any(|l| l.starts_with("psqt pawn ")),
+        "{lines:?}"
+    );
+    engine.send("go perft 3");
+    let lines = engine.sync();
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 13160")
+    );
+    assert!(lines.contains(&"e7e5: 835".to_string()), "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
+    engine.send("bench 3");
+    let (line, _) = engine.expect("the bench result", |l| l.ends_with(" nps"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert!(words.len() == 4 && words[0].parse::<u64>().is_ok() && words[1] == "nodes");
+    // Not while a search runs.
+    engine.send("go infinite");
+    engine.send("d");
+    engine.expect_error("d during a search");
+    engine.send("stop");
+    engine.expect_bestmove();
     assert!(engine.quit());
 }
 
@@ -608,7 +841,9 @@ fn the_protocol_is_chosen_by_the_first_command() {
 /// searches in between are allowed.
 #[test]
 fn sample_session_in_uci_md_replays() {
-    common::replay_session("uci.md", |l| l.starts_with("info depth"));
+    common::replay_session("uci.md", |l| {
+        l.starts_with("info depth") || l.starts_with("info nodes")
+    });
 }
 
 #[test]

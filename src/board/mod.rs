@@ -10,6 +10,7 @@ pub mod fen;
 pub mod magic;
 pub mod movegen;
 pub mod notation;
+pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod square;

@@ -491,11 +491,6 @@ impl Position {
         (bishop_attacks(enemy_king, occupied) & diagonal).any()
             || (rook_attacks(enemy_king, occupied) & orthogonal).any()
     }
-
-    /// True if `color`'s king would be attacked: convenience for tests and assertions.
-    pub fn king_attacked(&self, color: Color) -> bool {
-        self.is_attacked_by(self.king_square(color), !color, self.occupied())
-    }
 }
 
 #[cfg(test)]

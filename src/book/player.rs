@@ -92,11 +92,6 @@ impl BookPlayer {
         self.book.as_ref().and(self.path.as_deref())
     }
 
-    /// The open book, if any.
-    pub fn book_mut(&mut self) -> Option<&mut Book> {
-        self.book.as_mut()
-    }
-
     /// The legal book moves of `pos` (none without a book). A read error closes the book.
     pub fn moves(&mut self, pos: &Position) -> Result<Vec<BookMove>, BookError> {
         let Some(book) = self.book.as_mut() else {

@@ -3,9 +3,31 @@
 
 use super::running::SearchKind;
 use crate::board::{Move, Position};
+use crate::search::score::{display_centipawns, mate_in_moves};
 use crate::search::{RootMoveReport, SearchReport};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// A score as interfaces show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreView {
+    /// Centipawns from the side to move's view; a tablebase win shows as 20000 less the plies
+    /// to the tablebase position (never as a mate).
+    Centipawns(i32),
+    /// Mate in this many moves: positive when the side to move mates, negative when it is
+    /// mated, 0 when it is mated already.
+    Mate(i32),
+}
+
+impl ScoreView {
+    /// The view of a search score.
+    pub fn of(score: i32) -> ScoreView {
+        match mate_in_moves(score) {
+            Some(moves) => ScoreView::Mate(moves),
+            None => ScoreView::Centipawns(display_centipawns(score)),
+        }
+    }
+}
 
 /// A line of search output, with what a front-end needs to show it.
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +49,15 @@ pub struct SearchInfo<'a> {
     pub prefix: &'a [Move],
     /// The position searched (the game position after `prefix`).
     pub root: &'a Position,
+    /// True if the user asked for win/draw/loss chances with the scores (`UCI_ShowWDL`).
+    pub show_wdl: bool,
+}
+
+impl SearchInfo<'_> {
+    /// The line's score as interfaces show it.
+    pub fn score(&self) -> ScoreView {
+        ScoreView::of(self.report.score)
+    }
 }
 
 /// The main thread of a search starts on a root move.

@@ -64,21 +64,6 @@ impl Game {
         Position::from_fen(fen).map(Game::new)
     }
 
-    /// A game starting from `start` after `moves`, each parsed (coordinates or SAN) and checked
-    /// in turn; the error names the first move that is not legal where it is played.
-    pub fn with_moves(start: Position, moves: &[&str]) -> Result<Game, (String, MoveParseError)> {
-        let mut game = Game::new(start);
-        for &text in moves {
-            match game.parse_move(text) {
-                Ok(mv) => {
-                    game.play(mv);
-                }
-                Err(err) => return Err((text.to_string(), err)),
-            }
-        }
-        Ok(game)
-    }
-
     /// Plays Chess960 (castling written as king takes rook) or standard chess (castling as
     /// the king's two-square move, when the castling rights allow standard notation).
     pub fn set_chess960(&mut self, chess960: bool) {

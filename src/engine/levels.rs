@@ -14,8 +14,10 @@
 //! 1940 on CCRL's 40/40 list as micro-Max 4.8, which it is in normal chess) at 10+0.1: see
 //! docs/experiments.md.
 
+use super::running::{SearchKind, SearchRequest};
 use crate::board::Move;
 use crate::search::score::is_mate;
+use crate::search::{SearchLimits, SearchResult};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -72,6 +74,15 @@ pub fn strength(elo: u32) -> f64 {
         })
 }
 
+/// True if a playing level applies to `request`: the engine's own move or a ponder search,
+/// not analysis, an infinite search, a mate search or a search of chosen root moves.
+pub fn applies(request: &SearchRequest) -> bool {
+    request.kind != SearchKind::Analyze
+        && !request.limits.infinite
+        && request.limits.mate.is_none()
+        && request.limits.excluded.is_empty()
+}
+
 impl Level {
     /// The level for `elo` (clamped to [`MIN_ELO`]..=[`MAX_ELO`]).
     pub fn from_elo(elo: u32) -> Level {
@@ -84,6 +95,31 @@ impl Level {
             lines: 4,
             temperature: 5.0 + 150.0 * (1.0 - t).powf(1.5),
             max_loss: (80.0 + 320.0 * (1.0 - t)).round() as i32,
+        }
+    }
+
+    /// Limits a search to the level: its lines to choose from, and its node budget (or the
+    /// search's own, if smaller).
+    pub fn limit(&self, limits: &mut SearchLimits) {
+        limits.multipv = limits.multipv.max(self.lines);
+        limits.nodes = Some(limits.nodes.map_or(self.nodes, |n| n.min(self.nodes)));
+    }
+
+    /// Replaces the result's move by the level's pick among its lines (with `seed`), with the
+    /// score of that line; its PV is then the move alone.
+    pub fn choose_for(&self, result: &mut SearchResult, seed: u64) {
+        let Some(mv) = self.choose(&result.lines, seed) else {
+            return;
+        };
+        if mv != result.best_move {
+            result.score = result
+                .lines
+                .iter()
+                .find(|&&(m, _)| m == mv)
+                .map_or(result.score, |&(_, s)| s);
+            result.best_move = mv;
+            result.ponder_move = None;
+            result.pv = vec![mv];
         }
     }
 

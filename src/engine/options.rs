@@ -2,7 +2,7 @@
 //! the parsing of a value given as text. Each front-end prints the table in its own syntax.
 
 use super::levels;
-use crate::tb::search::{DEFAULT_PROBE_DEPTH, DEFAULT_PROBE_LIMIT};
+use crate::search::tablebases::{DEFAULT_PROBE_DEPTH, DEFAULT_PROBE_LIMIT};
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -94,6 +94,8 @@ pub const EVAL_FILE: &str = "EvalFile";
 pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 /// The option `UCI_Elo`.
 pub const UCI_ELO: &str = "UCI_Elo";
+/// The option `UCI_ShowWDL`.
+pub const UCI_SHOW_WDL: &str = "UCI_ShowWDL";
 /// The option `SyzygyPath` (XBoard sets it with `egtpath syzygy`).
 pub const SYZYGY_PATH: &str = "SyzygyPath";
 /// The option `Syzygy50MoveRule`.
@@ -198,6 +200,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         scope: OptionScope::All,
     },
     OptionSpec {
+        name: UCI_SHOW_WDL,
+        kind: OptionKind::Check { default: false },
+        scope: OptionScope::UciOnly,
+    },
+    OptionSpec {
         name: SYZYGY_PATH,
         kind: OptionKind::Text { default: "" },
         scope: OptionScope::UciOnly,
@@ -258,6 +265,8 @@ pub enum OptionValue {
     LimitStrength(bool),
     /// `UCI_Elo`: the playing level.
     Elo(u32),
+    /// `UCI_ShowWDL`: show win/draw/loss chances with every score.
+    ShowWdl(bool),
     /// `SyzygyPath`: folders of Syzygy tables (`None`: no tables).
     SyzygyPath(Option<String>),
     /// `Syzygy50MoveRule`: results the fifty-move rule spoils count as draws.
@@ -348,6 +357,7 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Opti
         EVAL_FILE => OptionValue::EvalFile(file_value(value)),
         UCI_LIMIT_STRENGTH => OptionValue::LimitStrength(check()?),
         UCI_ELO => OptionValue::Elo(spin()? as u32),
+        UCI_SHOW_WDL => OptionValue::ShowWdl(check()?),
         SYZYGY_PATH => match value {
             None | Some("") | Some("<empty>") => OptionValue::SyzygyPath(None),
             Some(path) => OptionValue::SyzygyPath(Some(path.to_string())),

@@ -1,13 +1,14 @@
 //! A search running on its own thread: the [`Searcher`] is moved into the thread and comes back
 //! with the result when the thread is joined. Progress goes out through the engine's
-//! [`Listener`]; when the search ends (however it ends, even by a panic) the thread calls the
-//! [`DoneNotifier`], so the protocol loop wakes up without polling.
+//! [`Listener`]; when the search returns, the thread calls the [`DoneNotifier`], so the
+//! protocol loop wakes up without polling. A panic in a search is a bug: release builds abort
+//! on it (`panic = "abort"`), test builds pass it on to the thread that collects the search.
 
 use super::events::{CurrentMoveInfo, DoneNotifier, EngineEvent, Listener, SearchInfo};
 use crate::board::{Move, Position};
 use crate::search::time::time_used;
-use crate::search::{SearchControl, SearchLimits, SearchResult, SearchUpdate, Searcher};
-use std::sync::{Arc, Mutex};
+use crate::search::{Bound, SearchControl, SearchLimits, SearchResult, SearchUpdate, Searcher};
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -37,22 +38,46 @@ pub struct SearchRequest {
     pub prefix: Vec<Move>,
 }
 
-/// Sends the done notice when dropped: at the end of the search thread, also when it unwinds
-/// from a panic or never starts.
-struct FinishNotice {
-    id: u64,
-    on_done: DoneNotifier,
+/// Fail lines (an aspiration window's fail high or low) are shown only once a search has run
+/// this long: at bullet speed a GUI would otherwise get a flood of them (Stockfish waits 3 s
+/// too).
+pub const BOUND_LINES_AFTER: Duration = Duration::from_secs(3);
+
+/// True if a line with `bound` reported `elapsed` into a search is shown.
+pub fn shows_line(bound: Bound, elapsed: Duration) -> bool {
+    bound == Bound::Exact || elapsed >= BOUND_LINES_AFTER
 }
 
-impl Drop for FinishNotice {
-    fn drop(&mut self) {
+/// What the search thread gets to run.
+struct Job {
+    searcher: Searcher,
+    root: Arc<Position>,
+    limits: SearchLimits,
+    control: Arc<SearchControl>,
+    reporter: Reporter,
+    on_done: DoneNotifier,
+    id: u64,
+}
+
+impl Job {
+    /// Runs the search, then sends the done notice.
+    fn run(mut self) -> (Searcher, SearchResult) {
+        let control = Arc::clone(&self.control);
+        let reporter = &self.reporter;
+        let result = self
+            .searcher
+            .search(&self.root, &self.limits, &control, &mut |update| {
+                reporter.report(update, &control)
+            });
         (self.on_done)(self.id);
+        (self.searcher, result)
     }
 }
 
 enum Outcome {
-    Running(JoinHandle<(Searcher, SearchResult)>),
-    /// The thread could not be started; the search was run here (or skipped).
+    Running(JoinHandle<Option<(Searcher, SearchResult)>>),
+    /// Already over: a book move, or a search run on the protocol thread because no thread
+    /// could be started.
     Ready(Box<(Searcher, SearchResult)>),
 }
 
@@ -63,7 +88,6 @@ pub struct RunningSearch {
     control: Arc<SearchControl>,
     position: Arc<Position>,
     clock_start: Instant,
-    hash_mb: usize,
     nps: Option<u64>,
     latest_pv: Arc<Mutex<Vec<Move>>>,
     outcome: Outcome,
@@ -88,12 +112,16 @@ struct Reporter {
     root: Arc<Position>,
     nps: Option<u64>,
     latest_pv: Arc<Mutex<Vec<Move>>>,
+    show_wdl: bool,
 }
 
 impl Reporter {
     fn report(&self, update: &SearchUpdate, control: &SearchControl) {
         match update {
             SearchUpdate::Line(report) => {
+                if !shows_line(report.bound, report.elapsed) {
+                    return;
+                }
                 if report.multipv == 1 {
                     if let Ok(mut pv) = self.latest_pv.lock() {
                         pv.clear();
@@ -114,6 +142,7 @@ impl Reporter {
                     game_position: &self.game_position,
                     prefix: &self.prefix,
                     root: &self.root,
+                    show_wdl: self.show_wdl,
                 };
                 (self.listener)(&EngineEvent::Info(info));
             }
@@ -137,14 +166,14 @@ impl RunningSearch {
         id: u64,
         request: SearchRequest,
         game_position: &Position,
-        mut searcher: Searcher,
+        searcher: Searcher,
         listener: Listener,
         on_done: DoneNotifier,
+        show_wdl: bool,
     ) -> RunningSearch {
         let pondering = request.kind == SearchKind::Ponder;
         let hold = request.limits.infinite && !pondering;
         let control = Arc::new(SearchControl::with_hold(pondering, hold));
-        let hash_mb = searcher.hash_size();
         let nps = request.limits.nps;
         let mut root = game_position.clone();
         for &mv in &request.prefix {
@@ -161,35 +190,30 @@ impl RunningSearch {
             root: Arc::clone(&root),
             nps,
             latest_pv: Arc::clone(&latest_pv),
+            show_wdl,
         };
-        let notice = FinishNotice { id, on_done };
-        let thread_control = Arc::clone(&control);
-        let thread_root = Arc::clone(&root);
-        let limits = request.limits.clone();
+        let job = Job {
+            searcher,
+            root: Arc::clone(&root),
+            limits: request.limits.clone(),
+            control: Arc::clone(&control),
+            reporter,
+            on_done,
+            id,
+        };
+        // The job is handed over only once the thread runs, so that it is not lost if no
+        // thread can be started.
+        let (hand_over, receive) = mpsc::channel::<Job>();
         let spawned = thread::Builder::new()
             .name("betacut-search".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let _notice = notice;
-                let result = searcher.search(&thread_root, &limits, &thread_control, &mut |u| {
-                    reporter.report(u, &thread_control)
-                });
-                (searcher, result)
-            });
+            .spawn(move || receive.recv().ok().map(Job::run));
         let outcome = match spawned {
-            Ok(handle) => Outcome::Running(handle),
-            Err(_) => {
-                // No thread (the searcher went with the failed closure): a fresh searcher runs
-                // a timed search right here; an endless one is skipped. The notice was dropped
-                // with the closure, so the protocol loop still hears of the end.
-                let mut searcher = Searcher::new(hash_mb);
-                let result = if request.kind == SearchKind::Think && !request.limits.infinite {
-                    searcher.search(&root, &request.limits, &control, &mut |_| {})
-                } else {
-                    SearchResult::none()
-                };
-                Outcome::Ready(Box::new((searcher, result)))
-            }
+            Ok(handle) => match hand_over.send(job) {
+                Ok(()) => Outcome::Running(handle),
+                Err(mpsc::SendError(job)) => Outcome::Ready(Box::new(run_here(job))),
+            },
+            Err(_) => Outcome::Ready(Box::new(run_here(job))),
         };
         RunningSearch {
             id,
@@ -197,7 +221,6 @@ impl RunningSearch {
             control,
             position: root,
             clock_start: Instant::now(),
-            hash_mb,
             nps,
             latest_pv,
             outcome,
@@ -220,7 +243,6 @@ impl RunningSearch {
             control: Arc::new(SearchControl::new(false)),
             position: Arc::new(position.clone()),
             clock_start: Instant::now(),
-            hash_mb: searcher.hash_size(),
             nps: None,
             latest_pv: Arc::new(Mutex::new(result.pv.clone())),
             outcome: Outcome::Ready(Box::new((searcher, result))),
@@ -299,15 +321,44 @@ impl RunningSearch {
     }
 
     /// Waits for the search to end (call [`RunningSearch::stop`] first unless it stops by
-    /// itself) and returns the searcher and the result. A panicked search yields a fresh
-    /// searcher and an empty result ([`Move::NONE`]).
+    /// itself) and returns the searcher and the result. A panic of the search thread (test
+    /// builds only: release builds abort) is passed on.
     pub fn finish(self) -> (Searcher, SearchResult) {
         match self.outcome {
             Outcome::Ready(done) => *done,
             Outcome::Running(handle) => match handle.join() {
-                Ok(done) => done,
-                Err(_) => (Searcher::new(self.hash_mb), SearchResult::none()),
+                Ok(Some(done)) => done,
+                // The job was handed over before the handle was kept: the thread got it.
+                Ok(None) => unreachable!("a search thread always receives its job"),
+                Err(panic) => std::panic::resume_unwind(panic),
             },
         }
+    }
+}
+
+/// Runs `job` on the calling thread when no search thread could be started: a search with
+/// limits (which ends by itself) is run, an endless one is not (it could never be stopped)
+/// and ends at once without a move.
+fn run_here(job: Job) -> (Searcher, SearchResult) {
+    let limited = !job.limits.infinite && !job.control.is_pondering();
+    if limited {
+        job.run()
+    } else {
+        (job.on_done)(job.id);
+        (job.searcher, SearchResult::none())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fail_lines_wait_for_the_first_seconds_and_complete_lines_do_not() {
+        assert!(shows_line(Bound::Exact, Duration::ZERO));
+        assert!(!shows_line(Bound::Lower, Duration::from_millis(2999)));
+        assert!(!shows_line(Bound::Upper, Duration::from_millis(10)));
+        assert!(shows_line(Bound::Lower, BOUND_LINES_AFTER));
+        assert!(shows_line(Bound::Upper, Duration::from_secs(60)));
     }
 }

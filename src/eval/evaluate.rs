@@ -1,12 +1,12 @@
 //! The evaluation function: every term, written once, generic over a [`Trace`].
 
-use super::active::ACTIVE as WEIGHTS;
 use super::masks::{attack_span, distance, forward_file};
 use super::packed::S;
 use super::params::*;
 use super::pawns::{evaluate_pawns, PawnCache, PawnInfo};
 use super::psq;
 use super::trace::{NoTrace, Trace};
+use super::weights::WEIGHTS;
 use crate::board::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks_bulk, rook_attacks,
 };
@@ -268,9 +268,6 @@ fn non_pawn_material(pos: &Position, color: Color) -> i32 {
 /// How much of the endgame score the stronger side keeps (0..=64): less without pawns and with
 /// too little extra material to mate, and with bishops of opposite colours.
 pub fn endgame_scale(pos: &Position, eg: i32) -> i32 {
-    if !crate::ablation::SCALING {
-        return NORMAL_SCALE;
-    }
     let strong = if eg > 0 { Color::White } else { Color::Black };
     let weak = !strong;
     let strong_npm = non_pawn_material(pos, strong);

@@ -3,9 +3,10 @@
 //! search tells it about every move made and taken back; the board only records what each move
 //! changed ([`crate::board::BoardChanges`]).
 //!
-//! Two backends: the hand-crafted evaluation (the default), whose running state is the material
-//! and square sums, or a network ([`Evaluator::set_network`]), whose running state is its
-//! accumulator stack.
+//! Two backends: a network ([`Evaluator::set_network`]; the engine always sets one, the net built
+//! into the binary unless `EvalFile` names another), whose running state is its accumulator
+//! stack, or the hand-crafted evaluation (an evaluator without a network: the playing levels and
+//! `--hce`), whose running state is the material and square sums.
 
 use super::cache::EvalCache;
 use super::evaluate::evaluate_with_psq;

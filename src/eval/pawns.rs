@@ -1,10 +1,10 @@
 //! Pawn structure: doubled, isolated, backward, connected and passed pawns, cached by pawn key.
 
-use super::active::ACTIVE as WEIGHTS;
 use super::masks::{adjacent_files, attack_span, forward_file, passed_span};
 use super::packed::S;
 use super::params::{BACKWARD_PAWN, CONNECTED_PAWN, DOUBLED_PAWN, ISOLATED_PAWN, PASSED_PAWN};
 use super::trace::{NoTrace, Trace};
+use super::weights::WEIGHTS;
 use crate::board::attacks::pawn_attacks;
 use crate::board::{Bitboard, Color, PieceKind, Position};
 

@@ -1,9 +1,9 @@
 //! Material plus piece-square values of every piece on every square, built at compile time from
 //! the weights; the position keeps their sum up to date in make/unmake.
 
-use super::active::ACTIVE as WEIGHTS;
 use super::packed::S;
 use super::params::{half_board_index, MATERIAL, PSQT};
+use super::weights::WEIGHTS;
 use crate::board::{BoardChanges, Piece, Position, Square};
 
 const fn build() -> [[S; 64]; 12] {

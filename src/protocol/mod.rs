@@ -19,8 +19,10 @@ pub use session::Session;
 pub use uci::Uci;
 pub use xboard::{Mode, Xboard};
 
+use crate::engine::DoneNotifier;
 use std::io::{self, BufRead};
 use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 /// Longest input line kept; the rest of a longer line is dropped.
@@ -72,6 +74,17 @@ pub enum AutoDetect {
     Xboard(Box<Xboard>),
     /// A UCI session.
     Uci(Box<Uci>),
+}
+
+/// The notifier that wakes the protocol loop when a search ends: it posts
+/// [`Event::SearchDone`] on `events`.
+pub fn done_notifier(events: Sender<Event>) -> DoneNotifier {
+    let events = Mutex::new(events);
+    Arc::new(move |id| {
+        if let Ok(events) = events.lock() {
+            let _ = events.send(Event::SearchDone(id));
+        }
+    })
 }
 
 /// True if `line` chooses UCI when it is the first command.

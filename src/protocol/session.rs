@@ -2,7 +2,7 @@
 //! feed lines and read replies without starting a process.
 
 use super::output::{MemoryWriter, Output};
-use super::{AutoDetect, Event, Flow, Frontend, Uci, Xboard};
+use super::{Event, Flow, Frontend, Uci, Xboard};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -35,13 +35,6 @@ impl Session<Xboard> {
 impl Session<Uci> {
     /// A fresh UCI session.
     pub fn uci() -> Session<Uci> {
-        Session::with_frontend()
-    }
-}
-
-impl Session<AutoDetect> {
-    /// A fresh session whose protocol the first command chooses (as on standard input).
-    pub fn auto() -> Session<AutoDetect> {
         Session::with_frontend()
     }
 }

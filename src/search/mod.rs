@@ -2,6 +2,7 @@
 //! table, driven through a small interface (limits in, progress reports and a result out, a
 //! shared control block to stop it).
 
+pub mod bench;
 pub mod control;
 pub mod history;
 pub mod limits;
@@ -10,6 +11,7 @@ pub mod score;
 pub mod searcher;
 pub mod see;
 mod table_memory;
+pub mod tablebases;
 pub mod time;
 pub mod tt;
 mod worker;

@@ -5,12 +5,12 @@
 use super::control::SearchControl;
 use super::limits::SearchLimits;
 use super::score::{DRAW, MATE};
+use super::tablebases::{SearchTablebases, TbSettings};
 use super::time::TimeBudget;
 use super::tt::TranspositionTable;
 use super::worker::{Shared, Worker, WorkerEvent};
 use crate::board::{Move, Position};
 use crate::eval::nnue::Network;
-use crate::tb::search::{SearchTablebases, TbSettings};
 use crate::tb::Tablebases;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};

@@ -7,12 +7,12 @@ use super::limits::SearchLimits;
 use super::picker::{is_noisy, MovePicker};
 use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::{gain_of, see_ge};
+use super::tablebases::SearchTablebases;
 use super::time::{soft_scale, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::ablation;
 use crate::board::{CheckInfo, Move, Piece, Position};
 use crate::eval::Evaluator;
-use crate::tb::search::SearchTablebases;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -212,7 +212,9 @@ impl Worker {
             .unwrap_or(MAX_PLY as u32 - 2)
             .clamp(1, MAX_PLY as u32 - 2);
         let lines_wanted = sh.limits.multipv.clamp(1, self.root_moves.len().max(1));
-        self.check_mask = check_mask(sh.limits.nodes);
+        // Every thread polls the node limit, so the interval shrinks with the thread count.
+        let threads = sh.thread_nodes.len().max(1) as u64;
+        self.check_mask = check_mask(sh.limits.nodes.map(|n| n / threads));
         let mut score = 0;
         let mut stable_iterations = 0u32;
         // The lines after the first of the last completed iteration.
@@ -445,12 +447,15 @@ impl Worker {
         }
         if sh.abort.load(Ordering::Relaxed) || sh.control.is_stopped() {
             self.stopped = true;
+            return true;
+        }
+        let total = sh.total_nodes();
+        if sh.limits.nodes.is_some_and(|n| total >= n) {
+            // Any thread may reach the budget; the others see it at their next node.
+            self.stopped = true;
+            sh.abort.store(true, Ordering::Relaxed);
         } else if self.is_main() {
-            let total = sh.total_nodes();
             sh.control.publish_nodes(total);
-            if sh.limits.nodes.is_some_and(|n| total >= n) {
-                self.stopped = true;
-            }
             let timed = !sh.limits.infinite && !sh.control.is_pondering();
             if timed && sh.budget.is_some_and(|b| self.elapsed(sh) >= b.hard) {
                 self.stopped = true;
@@ -495,7 +500,7 @@ impl Worker {
         self.nodes += 1;
     }
 
-    /// Probes the tablebases at a node (see [`crate::tb::search`]). A result that decides the
+    /// Probes the tablebases at a node (see [`super::tablebases`]). A result that decides the
     /// node within (`alpha`, `beta`) is stored in the table and comes back as exact; otherwise
     /// the probe's bound comes back (or `None` when there was no probe).
     #[cold]

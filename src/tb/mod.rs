@@ -1,5 +1,7 @@
 //! Syzygy endgame tablebases: Betacut's own prober of the standard `.rtbw` (win/draw/loss) and
-//! `.rtbz` (distance to zeroing) files, any number of pieces the files hold.
+//! `.rtbz` (distance to zeroing) files. The reader follows the format for any number of pieces,
+//! but only the complete 3-4-piece set has been checked against a reference (python-chess and
+//! `fathom`, `tests/syzygy.rs`); 5-7-piece tables are untested.
 //!
 //! - [`Tablebases`] finds the files in one or more folders and loads each table the first time
 //!   a position needs it (small files whole, larger ones a block at a time with positioned
@@ -7,8 +9,8 @@
 //! - [`Tablebases::probe_wdl`] and [`Tablebases::probe_dtz`] answer for a position with the
 //!   sign conventions of python-chess's `chess.syzygy` (from the side to move: 2 win, 1 win
 //!   spoiled by the fifty-move rule, 0 draw, -1 loss saved by it, -2 loss).
-//! - [`root`] ranks the root moves by DTZ for the search; [`search`] holds what the search
-//!   needs to probe WDL after captures and pawn moves.
+//! - [`root`] ranks the root moves by DTZ for the search; the search's own use of the tables
+//!   (WDL probes after captures and pawn moves) is in `crate::search::tablebases`.
 //!
 //! A missing or corrupt file turns probing off for the material sets that need it (the probe
 //! answers [`ProbeError`]); nothing panics.
@@ -17,7 +19,6 @@ mod consts;
 mod material;
 mod probe;
 pub mod root;
-pub mod search;
 mod source;
 mod table;
 

@@ -4,10 +4,11 @@
 //! `probe`.
 
 use super::datagen::DataFormat;
-use super::{bench, datagen, epd, perft, probe, records, train_cli, tuner};
+use super::{datagen, epd, perft, probe, records, train_cli, tuner};
 use crate::board::Position;
 use crate::eval::nnue::embedded::embedded_network;
 use crate::eval::nnue::Network;
+use crate::search::bench;
 use crate::search::SearchReport;
 use std::io::Write;
 use std::path::{Path, PathBuf};

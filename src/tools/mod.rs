@@ -1,7 +1,6 @@
 //! Tools built into the binary: perft, bench, EPD suites, training-data generation, the Texel
 //! tuner, the network trainer, Polyglot books and the tablebase prober's command line.
 
-pub mod bench;
 pub mod book;
 pub mod cli;
 pub mod datagen;

@@ -1,9 +1,14 @@
 //! One line of UCI input turned into a typed [`UciCommand`].
 //!
 //! As the UCI specification asks, unknown words in front of a command are skipped (`joho debug
-//! on` switches debug mode on); a line with no command in it is an error. Parsing is
-//! context-free: whether a FEN is legal or a move legal in the position is decided by the
-//! front-end and the engine.
+//! on` switches debug mode on); a line with no command in it is an error. `go` always parses:
+//! a word it does not know, or a parameter without a valid number, is listed in
+//! [`GoParams::ignored`] and left out, as Stockfish leaves it out, so that every `go` starts a
+//! search. Parsing is context-free: whether a FEN is legal or a move legal in the position is
+//! decided by the front-end and the engine.
+//!
+//! Besides the protocol's commands, the developer commands known from Stockfish: `d` (the
+//! board), `eval` (the evaluation explained), `bench [depth]`, and `go perft N`.
 
 use thiserror::Error;
 
@@ -34,6 +39,11 @@ pub struct GoParams {
     pub movetime: Option<u64>,
     /// `infinite`: search until `stop`.
     pub infinite: bool,
+    /// `perft N` (a developer command): count the leaves of the move tree to depth N instead
+    /// of searching.
+    pub perft: Option<u32>,
+    /// What was left out, one reason each (unknown words, missing or bad numbers).
+    pub ignored: Vec<String>,
 }
 
 /// Where `position` starts.
@@ -82,6 +92,12 @@ pub enum UciCommand {
     PonderHit,
     /// `quit`.
     Quit,
+    /// `d`: show the board, its FEN and key.
+    Display,
+    /// `eval`: the evaluation of the position, explained.
+    Eval,
+    /// `bench [depth]`: the bench search (node count and speed).
+    Bench(Option<u32>),
 }
 
 /// Why a line is not a valid command; reported as `info string error: ...`.
@@ -99,15 +115,12 @@ pub enum UciError {
     /// `position` without `startpos` or `fen ...`.
     #[error("position needs startpos or fen <FEN>, then optionally moves <m1> <m2> ...")]
     BadPosition,
-    /// A parameter of `go` needs a number and did not get one.
-    #[error("go {0} needs a number, got {1:?}")]
-    BadNumber(&'static str, String),
-    /// A parameter of `go` that Betacut does not know.
-    #[error("go does not know {0:?}")]
-    BadGoToken(String),
+    /// `bench` with something else than a depth.
+    #[error("bench needs a depth from 1 to 64, got {0:?}")]
+    BadBenchDepth(String),
 }
 
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 14] = [
     "uci",
     "debug",
     "isready",
@@ -119,6 +132,9 @@ const COMMANDS: [&str; 11] = [
     "stop",
     "ponderhit",
     "quit",
+    "d",
+    "eval",
+    "bench",
 ];
 
 /// Parses one input line.
@@ -143,10 +159,19 @@ pub fn parse_uci(line: &str) -> Result<UciCommand, UciError> {
         "register" => Ok(UciCommand::Register),
         "ucinewgame" => Ok(UciCommand::NewGame),
         "position" => parse_position(args),
-        "go" => parse_go(args).map(UciCommand::Go),
+        "go" => Ok(UciCommand::Go(parse_go(args))),
         "stop" => Ok(UciCommand::Stop),
         "ponderhit" => Ok(UciCommand::PonderHit),
         "quit" => Ok(UciCommand::Quit),
+        "d" => Ok(UciCommand::Display),
+        "eval" => Ok(UciCommand::Eval),
+        "bench" => match args.first() {
+            None => Ok(UciCommand::Bench(None)),
+            Some(text) => match text.parse::<u32>() {
+                Ok(depth @ 1..=64) => Ok(UciCommand::Bench(Some(depth))),
+                _ => Err(UciError::BadBenchDepth(text.to_string())),
+            },
+        },
         _ => Err(UciError::Unknown),
     }
 }
@@ -207,7 +232,7 @@ fn parse_position(args: &[&str]) -> Result<UciCommand, UciError> {
     Ok(UciCommand::Position { start, moves })
 }
 
-const GO_WORDS: [&str; 12] = [
+const GO_WORDS: [&str; 13] = [
     "searchmoves",
     "ponder",
     "wtime",
@@ -220,55 +245,64 @@ const GO_WORDS: [&str; 12] = [
     "mate",
     "movetime",
     "infinite",
+    "perft",
 ];
 
-fn parse_go(args: &[&str]) -> Result<GoParams, UciError> {
-    fn number<T: std::str::FromStr>(
-        name: &'static str,
-        value: Option<&&str>,
-    ) -> Result<T, UciError> {
-        let text = value.copied().unwrap_or("");
-        text.parse::<T>()
-            .map_err(|_| UciError::BadNumber(name, text.to_string()))
-    }
+/// Parses the words after `go`. Never fails: what cannot be used is listed in `ignored`.
+fn parse_go(args: &[&str]) -> GoParams {
     let mut go = GoParams::default();
     let mut i = 0;
     while i < args.len() {
         let word = args[i];
-        let value = args.get(i + 1);
-        let mut used = 2;
+        i += 1;
+        // The value of a numeric parameter: the next word, unless it is a parameter itself.
+        let mut value = || -> Option<&str> {
+            let next = args.get(i).copied().filter(|w| !GO_WORDS.contains(w));
+            i += usize::from(next.is_some());
+            next
+        };
         match word {
             "searchmoves" => {
-                let list: Vec<String> = args[i + 1..]
+                let list: Vec<String> = args[i..]
                     .iter()
                     .take_while(|t| !GO_WORDS.contains(t))
                     .map(|t| t.to_string())
                     .collect();
-                used = 1 + list.len();
+                i += list.len();
                 go.searchmoves = list;
             }
-            "ponder" => {
-                go.ponder = true;
-                used = 1;
-            }
-            "infinite" => {
-                go.infinite = true;
-                used = 1;
-            }
-            "wtime" => go.wtime = Some(number("wtime", value)?),
-            "btime" => go.btime = Some(number("btime", value)?),
-            "winc" => go.winc = Some(number("winc", value)?),
-            "binc" => go.binc = Some(number("binc", value)?),
-            "movestogo" => go.movestogo = Some(number("movestogo", value)?),
-            "depth" => go.depth = Some(number("depth", value)?),
-            "nodes" => go.nodes = Some(number("nodes", value)?),
-            "mate" => go.mate = Some(number("mate", value)?),
-            "movetime" => go.movetime = Some(number("movetime", value)?),
-            other => return Err(UciError::BadGoToken(other.to_string())),
+            "ponder" => go.ponder = true,
+            "infinite" => go.infinite = true,
+            "wtime" => go.wtime = number(&mut go.ignored, word, value()),
+            "btime" => go.btime = number(&mut go.ignored, word, value()),
+            "winc" => go.winc = number(&mut go.ignored, word, value()),
+            "binc" => go.binc = number(&mut go.ignored, word, value()),
+            "movestogo" => go.movestogo = number(&mut go.ignored, word, value()),
+            "depth" => go.depth = number(&mut go.ignored, word, value()),
+            "nodes" => go.nodes = number(&mut go.ignored, word, value()),
+            "mate" => go.mate = number(&mut go.ignored, word, value()),
+            "movetime" => go.movetime = number(&mut go.ignored, word, value()),
+            "perft" => go.perft = number(&mut go.ignored, word, value()),
+            other => go.ignored.push(format!("go does not know {other:?}")),
         }
-        i += used;
     }
-    Ok(go)
+    go
+}
+
+/// `text` as a number for the parameter `name`, or `None` with the reason added to `ignored`.
+fn number<T: std::str::FromStr>(
+    ignored: &mut Vec<String>,
+    name: &str,
+    text: Option<&str>,
+) -> Option<T> {
+    let parsed = text.and_then(|t| t.parse::<T>().ok());
+    if parsed.is_none() {
+        ignored.push(format!(
+            "go {name} needs a number, got {:?}",
+            text.unwrap_or("")
+        ));
+    }
+    parsed
 }
 
 #[cfg(test)]
@@ -370,24 +404,54 @@ mod tests {
                 mate: Some(3),
                 movetime: Some(300),
                 infinite: true,
+                perft: None,
+                ignored: Vec::new(),
             }
         );
         assert_eq!(parse_uci("go"), Ok(UciCommand::Go(GoParams::default())));
+        let ignored = |line: &str| match parse_uci(line) {
+            Ok(UciCommand::Go(go)) => go.ignored,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(ignored("go depth"), ["go depth needs a number, got \"\""]);
         assert_eq!(
-            parse_uci("go depth"),
-            Err(UciError::BadNumber("depth", String::new()))
+            ignored("go wtime lots"),
+            ["go wtime needs a number, got \"lots\""]
         );
         assert_eq!(
-            parse_uci("go wtime lots"),
-            Err(UciError::BadNumber("wtime", "lots".into()))
+            ignored("go depth -3"),
+            ["go depth needs a number, got \"-3\""]
         );
+        assert_eq!(ignored("go fast"), ["go does not know \"fast\""]);
+        // What is known is kept around what is not: the clock of `go ... foo` still counts.
+        let Ok(UciCommand::Go(go)) = parse_uci("go wtime 1000 btime 1000 foo winc") else {
+            panic!("go parses");
+        };
         assert_eq!(
-            parse_uci("go depth -3"),
-            Err(UciError::BadNumber("depth", "-3".into()))
+            (go.wtime, go.btime, go.winc),
+            (Some(1000), Some(1000), None)
         );
+        assert_eq!(go.ignored.len(), 2, "{:?}", go.ignored);
+        // A missing number does not swallow the next parameter.
+        let Ok(UciCommand::Go(go)) = parse_uci("go depth movetime 50") else {
+            panic!("go parses");
+        };
+        assert_eq!((go.depth, go.movetime), (None, Some(50)));
+        let Ok(UciCommand::Go(go)) = parse_uci("go perft 3") else {
+            panic!("go parses");
+        };
+        assert_eq!(go.perft, Some(3));
+    }
+
+    #[test]
+    fn developer_commands() {
+        assert_eq!(parse_uci("d"), Ok(UciCommand::Display));
+        assert_eq!(parse_uci("eval"), Ok(UciCommand::Eval));
+        assert_eq!(parse_uci("bench"), Ok(UciCommand::Bench(None)));
+        assert_eq!(parse_uci("bench 5"), Ok(UciCommand::Bench(Some(5))));
         assert_eq!(
-            parse_uci("go fast"),
-            Err(UciError::BadGoToken("fast".into()))
+            parse_uci("bench deep"),
+            Err(UciError::BadBenchDepth("deep".into()))
         );
     }
 }

@@ -2,16 +2,16 @@
 
 use crate::board::{Move, Position};
 use crate::engine::options::{OptionKind, OptionScope, OPTIONS};
-use crate::engine::{engine_name, SearchInfo, ENGINE_AUTHOR};
-use crate::search::score::{display_centipawns, mate_in_moves};
-use crate::search::Bound;
+use crate::engine::{engine_name, Bound, ScoreView, SearchInfo, ENGINE_AUTHOR};
 use std::time::Duration;
 
-/// The reply to `uci`: identification, options, `uciok`.
-pub fn uci_reply() -> Vec<String> {
+/// The reply to `uci`: identification, the evaluation in use (`evaluation`, as an `info
+/// string`), options, `uciok`.
+pub fn uci_reply(evaluation: &str) -> Vec<String> {
     let mut lines = vec![
         format!("id name {}", engine_name()),
         format!("id author {ENGINE_AUTHOR}"),
+        format!("info string evaluation: {evaluation}"),
     ];
     lines.extend(
         OPTIONS
@@ -44,9 +44,9 @@ pub fn uci_reply() -> Vec<String> {
 /// shows as `cp 20000` less the plies to the tablebase position (see
 /// [`crate::search::score::TB_DISPLAY`]), never as a mate.
 pub fn score_text(score: i32) -> String {
-    match mate_in_moves(score) {
-        Some(moves) => format!("mate {moves}"),
-        None => format!("cp {}", display_centipawns(score)),
+    match ScoreView::of(score) {
+        ScoreView::Mate(moves) => format!("mate {moves}"),
+        ScoreView::Centipawns(cp) => format!("cp {cp}"),
     }
 }
 
@@ -74,9 +74,15 @@ pub fn info_line(info: &SearchInfo) -> String {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
+    let pv = pv_text(info.root, report.pv);
+    let pv = if pv.is_empty() {
+        pv
+    } else {
+        format!(" pv {pv}")
+    };
     format!(
         "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} \
-         tbhits {} time {millis} pv {}",
+         tbhits {} time {millis}{pv}",
         report.depth,
         report.seldepth.max(report.depth),
         report.multipv,
@@ -84,7 +90,6 @@ pub fn info_line(info: &SearchInfo) -> String {
         report.nodes,
         report.hashfull,
         report.tbhits,
-        pv_text(info.root, report.pv)
     )
 }
 
@@ -137,9 +142,11 @@ mod tests {
 
     #[test]
     fn the_option_list_is_complete() {
-        let reply = uci_reply().join("\n");
+        let reply = uci_reply("built-in network").join("\n");
         for needed in [
             "id name Betacut",
+            "info string evaluation: built-in network",
+            "option name UCI_ShowWDL type check default false",
             "option name Hash type spin default 16 min 1 max 1048576",
             "option name Threads type spin default 1 min 1 max 256",
             "option name Ponder type check default false",

@@ -1,24 +1,27 @@
 //! The UCI front-end: typed commands in, calls to the protocol-neutral [`Engine`], its events
 //! out as `info` lines, and one `bestmove` for every `go`.
 //!
-//! Every `go` gets exactly one `bestmove`: when its search ends by its limits, after `stop`, or
-//! (should the GUI change the position, start a new game or send another `go` while it runs)
-//! when it is stopped for that. Bad input of any kind gets an `info string error: ...` line and
-//! changes nothing.
+//! Every `go` gets exactly one `bestmove`: when its search ends by its limits, after `stop` (a
+//! `go infinite` or `go ponder` waits for it, or for `ponderhit`), or, should the GUI change
+//! the position, start a new game or send another `go` while it runs, when it is stopped for
+//! that. What `go` cannot use (an unknown word, a bad number, an illegal `searchmoves` move)
+//! is reported with `info string` and left out; the search still runs. `position` with an
+//! illegal move sets up the position before that move, as Stockfish does, and says so; a
+//! `position` that describes no position at all (a bad FEN, no `startpos`/`fen`) leaves the
+//! engine without one: the next `go` answers `bestmove (none)`, never a move of an older
+//! position. Other bad input gets an `info string error: ...` line and changes nothing.
 
 pub mod command;
 pub mod info;
 
 use super::output::Output;
-use super::xboard::done_notifier;
-use super::{Event, Flow, Frontend};
+use super::{done_notifier, Event, Flow, Frontend};
 use crate::board::{Color, Move, Position};
 use crate::engine::{
-    Engine, EngineEvent, FinishedSearch, Game, Listener, OptionEffect, SearchKind, SearchRequest,
+    time_budget, Clock, Engine, EngineEvent, FinishedSearch, Game, Listener, OptionEffect,
+    SearchKind, SearchLimits, SearchRequest,
 };
-use crate::search::time::TimeBudget;
-use crate::search::{Clock, SearchLimits};
-use command::{parse_uci, GoParams, PositionStart, UciCommand};
+use command::{parse_uci, GoParams, PositionStart, UciCommand, UciError};
 use info::{bestmove_line, info_line, uci_reply, CURRMOVE_AFTER};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -30,6 +33,9 @@ pub struct Uci {
     out: Output,
     engine: Engine,
     debug: Arc<AtomicBool>,
+    /// Why the engine has no position to search, after a `position` command that described
+    /// none (`None`: the game position is the GUI's).
+    no_position: Option<String>,
 }
 
 impl std::fmt::Debug for Uci {
@@ -80,6 +86,7 @@ impl Uci {
             engine: Engine::new(info_listener(out.clone()), done_notifier(events)),
             out,
             debug: Arc::new(AtomicBool::new(false)),
+            no_position: None,
         }
     }
 
@@ -117,6 +124,11 @@ impl Uci {
     pub fn handle_line(&mut self, line: &str) -> Flow {
         match parse_uci(line) {
             Ok(command) => self.execute(command, line),
+            Err(UciError::BadPosition) => {
+                self.error(&UciError::BadPosition.to_string(), line);
+                self.lose_position("the last position command described no position");
+                Flow::Continue
+            }
             Err(err) => {
                 self.error(&err.to_string(), line);
                 Flow::Continue
@@ -139,7 +151,7 @@ impl Uci {
         match command {
             UciCommand::Empty | UciCommand::Register => {}
             UciCommand::Uci => {
-                for reply in uci_reply() {
+                for reply in uci_reply(&self.engine.evaluation_name()) {
                     self.out.line(&reply);
                 }
             }
@@ -149,6 +161,7 @@ impl Uci {
             UciCommand::NewGame => {
                 self.finish_running();
                 self.engine.new_game();
+                self.no_position = None;
             }
             UciCommand::Position { start, moves } => self.set_position(start, &moves, line),
             UciCommand::Go(params) => self.go(params, line),
@@ -164,8 +177,36 @@ impl Uci {
                 self.engine.abort();
                 return Flow::Quit;
             }
+            UciCommand::Display => self.developer(line, Engine::board_diagram),
+            UciCommand::Eval => self.developer(line, Engine::explain_evaluation),
+            UciCommand::Bench(depth) => {
+                if self.idle_for(line) {
+                    let depth = depth.unwrap_or(crate::engine::BENCH_DEPTH);
+                    let summary = self.engine.bench(depth, |_| {});
+                    self.out
+                        .line(&format!("{} nodes {} nps", summary.nodes, summary.nps));
+                }
+            }
         }
         Flow::Continue
+    }
+
+    /// True if no search runs; otherwise says that `line` must wait for the end of it.
+    fn idle_for(&self, line: &str) -> bool {
+        let idle = !self.engine.is_searching();
+        if !idle {
+            self.error("not while a search runs (send stop first)", line);
+        }
+        idle
+    }
+
+    /// Prints the lines of a developer command, when no search runs.
+    fn developer(&self, line: &str, lines: impl Fn(&Engine) -> Vec<String>) {
+        if self.idle_for(line) {
+            for text in lines(&self.engine) {
+                self.out.line(&text);
+            }
+        }
     }
 
     /// A search still running is stopped and its `bestmove` printed (the GUI changes the
@@ -176,20 +217,25 @@ impl Uci {
         }
     }
 
+    /// Prints the `bestmove` of a finished search (the engine guarantees its move is legal,
+    /// or none when the position has no legal move). A searched move is preceded by the
+    /// search's final count, `info nodes N time T nps R` (all threads; the last `info depth`
+    /// line may be older).
     fn print_bestmove(&self, finished: &FinishedSearch) {
-        let pos = &finished.position;
-        let mut best = finished.result.best_move;
-        let mut ponder = finished.result.ponder_move;
-        if !best.is_none() && !pos.is_legal(best) {
-            best = pos
-                .legal_moves()
-                .iter()
-                .next()
-                .copied()
-                .unwrap_or(Move::NONE);
-            ponder = None;
+        let result = &finished.result;
+        if result.nodes > 0 {
+            let millis = finished.time_used.as_millis();
+            let nps = u128::from(result.nodes) * 1000 / millis.max(1);
+            self.out.line(&format!(
+                "info nodes {} time {millis} nps {nps}",
+                result.nodes
+            ));
         }
-        self.out.line(&bestmove_line(pos, best, ponder));
+        self.out.line(&bestmove_line(
+            &finished.position,
+            result.best_move,
+            result.ponder_move,
+        ));
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
@@ -204,6 +250,15 @@ impl Uci {
         }
     }
 
+    /// Forgets the game position: the GUI described none the engine can use.
+    fn lose_position(&mut self, why: &str) {
+        self.finish_running();
+        self.no_position = Some(why.to_string());
+    }
+
+    /// `position`: the start position or FEN, then the moves as far as each is legal. The
+    /// first illegal move and the rest are reported and left out (the position before it is
+    /// set up, as Stockfish does); a FEN that is no legal position leaves no position.
     fn set_position(&mut self, start: PositionStart, moves: &[String], line: &str) {
         let start_position = match &start {
             PositionStart::StartPos => Position::startpos(),
@@ -211,52 +266,60 @@ impl Uci {
                 Ok(pos) => pos,
                 Err(err) => {
                     self.error(&format!("bad FEN: {err}"), line);
+                    self.lose_position("the last position command had a bad FEN");
                     return;
                 }
             },
         };
         let mut game = Game::new(start_position);
         game.set_chess960(self.engine.is_chess960());
-        for text in moves {
+        for (i, text) in moves.iter().enumerate() {
             match game.parse_move(text) {
                 Ok(mv) => {
                     game.play(mv);
                 }
                 Err(err) => {
-                    self.error(&format!("move {text}: {err}"), line);
-                    return;
+                    let left_out = moves.len() - i;
+                    self.error(
+                        &format!(
+                            "move {} ({text}): {err}; the position before it is used \
+                             ({left_out} move{} left out)",
+                            i + 1,
+                            if left_out == 1 { "" } else { "s" }
+                        ),
+                        line,
+                    );
+                    break;
                 }
             }
         }
         self.finish_running();
         self.engine.set_game(game);
+        self.no_position = None;
     }
 
     fn go(&mut self, params: GoParams, line: &str) {
-        let pos = self.engine.position();
-        let mut excluded = Vec::new();
-        if !params.searchmoves.is_empty() {
-            let mut allowed = Vec::new();
-            for text in &params.searchmoves {
-                match pos.parse_move(text) {
-                    Ok(mv) => allowed.push(mv),
-                    Err(err) => {
-                        self.error(&format!("searchmoves {text}: {err}"), line);
-                        return;
-                    }
+        for reason in &params.ignored {
+            self.error(&format!("{reason}; ignored"), line);
+        }
+        if let Some(depth) = params.perft {
+            if self.idle_for(line) {
+                for text in self.engine.perft_lines(depth) {
+                    self.out.line(&text);
                 }
             }
-            excluded = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|mv| !allowed.contains(mv))
-                .collect();
+            return;
         }
-        let limits = self.go_limits(&params, excluded);
         self.finish_running();
+        if let Some(why) = &self.no_position {
+            self.error(&format!("no position to search: {why}"), line);
+            self.out.line("bestmove (none)");
+            return;
+        }
+        let excluded = self.excluded_moves(&params.searchmoves, line);
+        let limits = self.go_limits(&params, excluded);
         if self.debug.load(Ordering::Relaxed) {
-            if let Some(budget) = TimeBudget::from_limits(&limits) {
+            if let Some(budget) = time_budget(&limits) {
                 self.note(&format!(
                     "time budget: soft {} ms, hard {} ms",
                     budget.soft.as_millis(),
@@ -276,8 +339,35 @@ impl Uci {
         });
     }
 
-    /// The search limits of `go` for the side to move. Nothing but `ponder`, `searchmoves`
-    /// or `infinite` means an endless search.
+    /// The root moves `searchmoves` leaves out: every legal move not named. A name that is
+    /// no legal move is reported and skipped; if no name is a legal move, all moves are
+    /// searched.
+    fn excluded_moves(&self, searchmoves: &[String], line: &str) -> Vec<Move> {
+        if searchmoves.is_empty() {
+            return Vec::new();
+        }
+        let pos = self.engine.position();
+        let mut allowed = Vec::new();
+        for text in searchmoves {
+            match pos.parse_move(text) {
+                Ok(mv) => allowed.push(mv),
+                Err(err) => self.error(&format!("searchmoves {text}: {err}; ignored"), line),
+            }
+        }
+        if allowed.is_empty() {
+            return Vec::new();
+        }
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .filter(|mv| !allowed.contains(mv))
+            .collect()
+    }
+
+    /// The search limits of `go` for the side to move. A clock given for either side is a
+    /// timed game: the side to move's own time, missing or zero, is zero (a minimal think, as
+    /// Stockfish does), never an endless search. Nothing but `ponder`, `searchmoves` or
+    /// `infinite` means an endless search.
     fn go_limits(&self, params: &GoParams, excluded: Vec<Move>) -> SearchLimits {
         let millis = |ms: i64| Duration::from_millis(ms.max(0) as u64);
         let white = self.engine.position().side_to_move() == Color::White;
@@ -286,8 +376,9 @@ impl Uci {
         } else {
             (params.btime, params.binc)
         };
-        let clock = time.map(|t| Clock {
-            remaining: millis(t),
+        let timed = params.wtime.is_some() || params.btime.is_some();
+        let clock = timed.then(|| Clock {
+            remaining: millis(time.unwrap_or(0)),
             increment: millis(inc.unwrap_or(0)),
             moves_to_go: params.movestogo.filter(|&m| m > 0),
         });

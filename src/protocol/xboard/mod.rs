@@ -13,22 +13,19 @@ pub mod thinking;
 pub mod timecontrol;
 
 use super::output::Output;
-use super::{Event, Flow, Frontend};
+use super::{done_notifier, Event, Flow, Frontend};
 use crate::board::{CastleSide, Color, Move, MoveParseError, Position};
 use crate::engine::options::{self, OptionValue};
 use crate::engine::{
-    DoneNotifier, Engine, EngineEvent, FinishedSearch, Game, GameEnd, Listener, OptionEffect,
-    SearchKind, SearchRequest,
+    Engine, EngineEvent, FinishedSearch, Game, GameEnd, Listener, OptionEffect, SearchKind,
+    SearchLimits, SearchRequest, SearchResult, MAX_DEPTH,
 };
-use crate::search::score::MAX_PLY;
-use crate::search::time::nps_node_budget;
-use crate::search::{SearchLimits, SearchResult};
 use command::{parse_command, parse_edit_command, Command, EditCommand, MoveSelection};
 use edit::EditBoard;
 use features::feature_lines;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use thinking::{stat01_line, thinking_line};
 use timecontrol::{GameClock, TimeControl};
@@ -126,6 +123,10 @@ pub struct Xboard {
     /// The answer to `.` for the last analysis that ended.
     last_stat: Option<String>,
     opponent: Opponent,
+    /// Why the engine has no position (a `setboard` or `edit` it had to refuse): it neither
+    /// searches nor takes moves until a position is set up again (`None`: the game position
+    /// is the interface's).
+    no_position: Option<String>,
 }
 
 impl std::fmt::Debug for Xboard {
@@ -170,16 +171,6 @@ fn thinking_listener(out: Output, post: Arc<AtomicBool>) -> Listener {
     })
 }
 
-/// The notifier that wakes the protocol loop when a search ends.
-pub fn done_notifier(events: Sender<Event>) -> DoneNotifier {
-    let events = Mutex::new(events);
-    Arc::new(move |id| {
-        if let Ok(events) = events.lock() {
-            let _ = events.send(Event::SearchDone(id));
-        }
-    })
-}
-
 impl Xboard {
     /// A new front-end writing to `out`; search threads report their end on `events`.
     pub fn new(out: Output, events: Sender<Event>) -> Xboard {
@@ -205,6 +196,7 @@ impl Xboard {
             hint: None,
             last_stat: None,
             opponent: Opponent::default(),
+            no_position: None,
         }
     }
 
@@ -360,7 +352,7 @@ impl Xboard {
             }
             Command::Level(level) => self.clock.set_control(TimeControl::Level(level)),
             Command::St(time) => self.clock.set_control(TimeControl::PerMove(time)),
-            Command::Sd(depth) => self.depth_limit = Some(depth.clamp(1, MAX_PLY as u32 - 1)),
+            Command::Sd(depth) => self.depth_limit = Some(depth.clamp(1, MAX_DEPTH)),
             Command::Nps(rate) => self.nps = (rate > 0).then_some(rate),
             Command::Time(centis) => self.clock.set_engine_centis(centis),
             Command::Otim(centis) => self.clock.set_opponent_centis(centis),
@@ -385,12 +377,7 @@ impl Xboard {
             }
             Command::Hint => self.hint(),
             Command::Bk => {
-                let open = self.engine.book_path().is_some();
-                let moves = self.engine.book_moves();
-                let pos = self.position();
-                for text in
-                    crate::book::player::listing(pos, open, self.engine.book_enabled(), moves)
-                {
+                for text in self.engine.book_listing() {
                     self.out.line(&format!(" {text}"));
                 }
                 self.out.line("");
@@ -428,12 +415,11 @@ impl Xboard {
             }
             Command::Memory(mb) => {
                 let mb = usize::try_from(mb).unwrap_or(usize::MAX);
-                self.engine.apply_option(OptionValue::Hash(mb));
+                self.apply_option(OptionValue::Hash(mb), line);
             }
             Command::Cores(n) => {
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
-                self.engine
-                    .apply_option(OptionValue::Threads(n.clamp(1, options::MAX_THREADS)));
+                self.apply_option(OptionValue::Threads(n), line);
             }
             Command::EgtPath { kind, path } => {
                 // Syzygy is the only kind Betacut reads (`feature egt="syzygy"`).
@@ -472,6 +458,7 @@ impl Xboard {
         self.hint = None;
         self.last_stat = None;
         self.opponent = Opponent::default();
+        self.no_position = None;
         self.start_due_search();
     }
 
@@ -510,24 +497,34 @@ impl Xboard {
     fn set_game(&mut self, game: Game) {
         self.engine.set_game(game);
         self.position_changed();
+        self.no_position = None;
     }
 
     fn set_board(&mut self, fen: &str) {
         match Game::from_fen(fen) {
             Ok(game) if game.position().is_chess960() && !self.engine.is_chess960() => {
-                self.out.line(
-                    "tellusererror Illegal position: Chess960 castling rights in variant normal",
-                );
+                self.refuse_position("Chess960 castling rights in variant normal");
             }
             Ok(game) => {
                 self.abort_search();
                 self.set_game(game);
                 self.start_due_search();
             }
-            Err(err) => self
-                .out
-                .line(&format!("tellusererror Illegal position: {err}")),
+            Err(err) => self.refuse_position(&err.to_string()),
         }
+    }
+
+    /// A position the interface set up cannot be used: the user is told, and the engine stops
+    /// and waits in force mode without a position, so that it never plays or analyses the
+    /// previous one as if it were the interface's.
+    fn refuse_position(&mut self, reason: &str) {
+        self.out
+            .line(&format!("tellusererror Illegal position: {reason}"));
+        self.abort_search();
+        if self.mode != Mode::Analyzing {
+            self.mode = Mode::Force;
+        }
+        self.no_position = Some(format!("the last position was refused: {reason}"));
     }
 
     fn finish_edit(&mut self) {
@@ -537,9 +534,7 @@ impl Xboard {
         let fen = board.to_fen();
         match Game::from_fen(&fen) {
             Ok(game) => self.set_game(game),
-            Err(err) => self
-                .out
-                .line(&format!("tellusererror Illegal position: {err}")),
+            Err(err) => self.refuse_position(&err.to_string()),
         }
         self.start_due_search();
     }
@@ -563,6 +558,11 @@ impl Xboard {
     }
 
     fn user_move(&mut self, text: &str) {
+        if self.no_position.is_some() {
+            self.out
+                .line(&format!("Illegal move (no position set up): {text}"));
+            return;
+        }
         let mv = match self.engine.parse_move(text) {
             Ok(mv) => mv,
             Err(err) => {
@@ -643,8 +643,7 @@ impl Xboard {
     }
 
     fn set_ponder(&mut self, on: bool) {
-        self.engine.apply_option(OptionValue::Ponder(on));
-        self.ponder_changed(on);
+        self.apply_option(OptionValue::Ponder(on), "");
     }
 
     fn ponder_changed(&mut self, on: bool) {
@@ -663,7 +662,15 @@ impl Xboard {
             self.error(&format!("unknown option {:?}", name.trim()), line);
             return;
         }
-        match self.engine.set_option(name, value) {
+        match options::parse_option(name, value) {
+            Ok(value) => self.apply_option(value, line),
+            Err(err) => self.error(&err.to_string(), line),
+        }
+    }
+
+    /// Applies an option value and follows up on what it asks of the front-end.
+    fn apply_option(&mut self, value: OptionValue, line: &str) {
+        match self.engine.apply_option(value) {
             Ok(OptionEffect::Done) => {}
             Ok(OptionEffect::Ponder(on)) => self.ponder_changed(on),
             Ok(OptionEffect::LogFile(path)) => {
@@ -755,6 +762,12 @@ impl Xboard {
         if self.paused || self.edit.is_some() || self.engine.is_searching() {
             return;
         }
+        if let Some(why) = &self.no_position {
+            if self.mode != Mode::Force {
+                self.error(&format!("no position: {why}"), "search");
+            }
+            return;
+        }
         match self.mode {
             Mode::Force => {}
             Mode::Analyzing => {
@@ -815,13 +828,8 @@ impl Xboard {
     /// the front-end knows about delays (the move overhead, the measured interface lag).
     fn think_limits(&self, engine: Color) -> SearchLimits {
         let (movetime, clock) = self.clock.limits(self.engine.game().moves_made_by(engine));
-        let nodes = match (self.nps, movetime) {
-            (Some(rate), Some(time)) => Some(nps_node_budget(time, rate)),
-            _ => None,
-        };
         SearchLimits {
             depth: self.depth_limit,
-            nodes,
             movetime,
             clock,
             move_overhead: self.engine.settings().move_overhead,
@@ -905,22 +913,11 @@ impl Xboard {
         self.play_think_result(finished.result, finished.time_used);
     }
 
-    /// Plays the engine's move (or, if the search had none, a legal fallback) and follows up:
-    /// pongs, result claim, pondering.
+    /// Plays the engine's move (legal, or none when the position has no legal move: the
+    /// engine guarantees it) and follows up: pongs, result claim, pondering.
     fn play_think_result(&mut self, result: SearchResult, used: Duration) {
-        let mut mv = result.best_move;
-        let game = self.engine.game();
-        if !game.is_legal(mv) {
-            let fallback = game.position().legal_moves().iter().next().copied();
-            if let Some(legal) = fallback {
-                self.out.comment(&format!(
-                    "search returned no legal move, playing {}",
-                    move_text(game.position(), legal)
-                ));
-            }
-            mv = fallback.unwrap_or(Move::NONE);
-        }
-        if mv.is_none() {
+        let mv = result.best_move;
+        if mv.is_none() || !self.engine.game().is_legal(mv) {
             if let Some(end) = self.engine.game().end() {
                 self.out.line(result_claim(end));
             }

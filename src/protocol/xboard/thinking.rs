@@ -1,17 +1,16 @@
 //! Thinking output (`ply score time nodes pv`) and analysis status lines (`stat01: ...`).
 
 use crate::board::{Move, Position};
-use crate::search::score::{display_centipawns, mate_in_moves};
-use crate::search::{Bound, SearchReport};
+use crate::engine::{Bound, ScoreView, SearchReport};
 use std::time::Duration;
 
 /// A search score in XBoard's units: centipawns, or ±(100000 + N) for mate in N moves. A
 /// tablebase win shows as 20000 centipawns less the plies to the tablebase position.
 pub fn xboard_score(score: i32) -> i64 {
-    match mate_in_moves(score) {
-        Some(n) if n > 0 => 100_000 + i64::from(n),
-        Some(n) => -100_000 + i64::from(n),
-        None => i64::from(display_centipawns(score)),
+    match ScoreView::of(score) {
+        ScoreView::Mate(n) if n > 0 => 100_000 + i64::from(n),
+        ScoreView::Mate(n) => -100_000 + i64::from(n),
+        ScoreView::Centipawns(cp) => i64::from(cp),
     }
 }
 
@@ -47,14 +46,16 @@ pub fn thinking_line(
     } else {
         " ".to_string()
     };
-    format!(
+    let line = format!(
         "{} {} {} {}{tbhits}{}",
         report.depth,
         xboard_score(report.score),
         centiseconds(time),
         report.nodes,
         pv
-    )
+    );
+    // A line without moves (a position without legal moves) ends with its numbers.
+    line.trim_end().to_string()
 }
 
 /// Formats the answer to `.`: `stat01: time nodes ply mvleft mvtot mvname`.

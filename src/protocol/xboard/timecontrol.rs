@@ -1,7 +1,7 @@
 //! Time controls as XBoard sets them (`level MPS BASE INC`, `st TIME`) and the engine's game
 //! clock between `time` commands.
 
-use crate::search::Clock;
+use crate::engine::Clock;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -218,11 +218,6 @@ impl GameClock {
     /// Time left on the engine's clock (zero when it has run out).
     pub fn engine_remaining(&self) -> Duration {
         Duration::from_millis(self.engine_ms.max(0) as u64)
-    }
-
-    /// Time left on the opponent's clock (zero when it has run out).
-    pub fn opponent_remaining(&self) -> Duration {
-        Duration::from_millis(self.opponent_ms.max(0) as u64)
     }
 
     /// Moves to make before the next session, when `moves_made` moves of the engine's colour

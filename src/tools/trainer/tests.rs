@@ -6,7 +6,7 @@ use super::net::{FloatNetwork, Gradients, Scratch};
 use super::*;
 use crate::board::Position;
 use crate::eval::{evaluate, PawnCache};
-use crate::tools::bench::BENCH_FENS;
+use crate::search::bench::BENCH_FENS;
 use crate::tools::records::{DataRecord, GameResult};
 use rand::Rng;
 

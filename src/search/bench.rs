@@ -1,10 +1,11 @@
-//! `betacut bench`: a fixed set of positions, each searched to a fixed depth from a fresh state,
-//! single-threaded. The total node count is the engine's signature: any change to search or
-//! evaluation changes it, so commits that change either quote it ("Bench: N").
+//! The bench (`betacut bench`, UCI `bench`): a fixed set of positions, each searched to a fixed
+//! depth from a fresh state, single-threaded. The total node count is the engine's signature:
+//! any change to search or evaluation changes it, so commits that change either quote it
+//! ("Bench: N").
 
+use super::{SearchControl, SearchLimits, Searcher};
 use crate::board::Position;
 use crate::eval::nnue::Network;
-use crate::search::{SearchControl, SearchLimits, Searcher};
 use std::sync::Arc;
 use std::time::Instant;
 

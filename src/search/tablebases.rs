@@ -9,11 +9,11 @@
 //! upper bound); with `Syzygy50MoveRule` a win the rule spoils scores 2 and a loss it saves
 //! -2 (exact), without it they count as a win or loss.
 
-use super::probe::Tablebases;
-use super::root::{rank_root_moves, RootRanking};
+use super::score::{self, DRAW, TB_WIN};
+use super::tt::Bound;
 use crate::board::{Move, Position};
-use crate::search::score::{self, DRAW, TB_WIN};
-use crate::search::Bound;
+use crate::tb::root::{rank_root_moves, RootRanking};
+use crate::tb::Tablebases;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
