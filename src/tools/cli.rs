@@ -44,8 +44,8 @@ pub const USAGE: &str = "usage:
   betacut tune <data.txt> [--epochs N] [--lr X] [--l2 X] [--threads N] [--out FILE]
                                            Texel-tune the evaluation weights
   betacut train <data files...> --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X]
-                  [--lr-decay X] [--wdl X] [--scale CP] [--threads N] [--seed S] [--validation N]
-                  [--checkpoint DIR] [--resume FILE]
+                  [--lr-decay X | --lr-end X] [--wdl X] [--scale CP] [--threads N] [--seed S]
+                  [--validation N] [--checkpoint DIR] [--resume FILE]
                                            train a network on binary datagen files
   betacut book make <games.pgn> <out.bin> [--plies N] [--min-games N]
                                            make a Polyglot book from PGN games (defaults: 24

@@ -4,19 +4,20 @@
 use super::cli::{clock, default_threads, flag};
 use super::records::{read_records, PackedRecord};
 use super::trainer::checkpoint::Checkpoint;
-use super::trainer::{quantise, train, Progress, TrainConfig};
+use super::trainer::{quantise, train, Progress, Schedule, TrainConfig};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 13] = [
+const VALUE_FLAGS: [&str; 14] = [
     "--out",
     "--hidden",
     "--epochs",
     "--batch",
     "--lr",
     "--lr-decay",
+    "--lr-end",
     "--wdl",
     "--scale",
     "--threads",
@@ -79,7 +80,16 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         epochs: flag(args, "--epochs")?.unwrap_or(defaults.epochs),
         batch: flag(args, "--batch")?.unwrap_or(defaults.batch),
         lr: flag(args, "--lr")?.unwrap_or(defaults.lr),
-        lr_decay: flag(args, "--lr-decay")?.unwrap_or(defaults.lr_decay),
+        schedule: match flag::<f32>(args, "--lr-end")? {
+            Some(end) if flag::<f32>(args, "--lr-decay")?.is_some() => {
+                return Err(format!(
+                    "--lr-end {end} (a cosine schedule) and --lr-decay (an exponential one) \
+                     exclude each other"
+                ))
+            }
+            Some(end) => Schedule::Cosine(end),
+            None => flag(args, "--lr-decay")?.map_or(defaults.schedule, Schedule::Exponential),
+        },
         wdl: flag(args, "--wdl")?.unwrap_or(defaults.wdl),
         scale: flag(args, "--scale")?.unwrap_or(defaults.scale),
         threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
@@ -95,7 +105,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     }
     eprintln!(
         "train: {} positions from {} file(s) loaded in {:.1} s; hidden {}, epochs {}, batch {}, \
-         lr {} (x{} per epoch), wdl {}, scale {}, {} thread(s), seed {}",
+         lr {} ({}), wdl {}, scale {}, {} thread(s), seed {}",
         data.len(),
         files.len(),
         start.elapsed().as_secs_f64(),
@@ -103,7 +113,10 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         config.epochs,
         config.batch,
         config.lr,
-        config.lr_decay,
+        match config.schedule {
+            Schedule::Exponential(f) => format!("x{f} per epoch"),
+            Schedule::Cosine(end) => format!("cosine to {end} at the last epoch"),
+        },
         config.wdl,
         config.scale,
         config.threads,

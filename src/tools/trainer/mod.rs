@@ -60,6 +60,31 @@ pub enum TrainError {
     Quantise(#[from] NetError),
 }
 
+/// How the learning rate changes from epoch to epoch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Schedule {
+    /// Multiplied by this factor after every epoch.
+    Exponential(f32),
+    /// From the first epoch's rate down to this one at the last epoch, along half a cosine
+    /// wave (fast in the middle, slow at both ends).
+    Cosine(f32),
+}
+
+impl Schedule {
+    /// The learning rate of `epoch` (from 1) of `epochs`, starting from `lr`.
+    pub fn rate(self, lr: f32, epoch: u32, epochs: u32) -> f32 {
+        let done = epoch.saturating_sub(1);
+        match self {
+            Schedule::Exponential(factor) => lr * factor.powi(done as i32),
+            Schedule::Cosine(end) => {
+                let progress = f64::from(done) / f64::from(epochs.saturating_sub(1).max(1));
+                let wave = 0.5 * (1.0 + (std::f64::consts::PI * progress.min(1.0)).cos());
+                (f64::from(end) + (f64::from(lr) - f64::from(end)) * wave) as f32
+            }
+        }
+    }
+}
+
 /// Settings of a training run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
@@ -71,8 +96,8 @@ pub struct TrainConfig {
     pub batch: usize,
     /// Learning rate of the first epoch.
     pub lr: f32,
-    /// The learning rate is multiplied by this after every epoch.
-    pub lr_decay: f32,
+    /// How the learning rate falls from epoch to epoch.
+    pub schedule: Schedule,
     /// Weight of the game result in the target (0: the score alone, 1: the result alone).
     pub wdl: f32,
     /// Centipawns per unit of the sigmoid's argument ([`Target::scale`]).
@@ -107,7 +132,7 @@ impl Default for TrainConfig {
             epochs: 20,
             batch: 4096,
             lr: 0.001,
-            lr_decay: 0.9,
+            schedule: Schedule::Exponential(0.9),
             wdl: 0.0,
             scale: 140.0,
             threads: 1,
@@ -293,7 +318,7 @@ pub fn train(
 
     for epoch in state.epochs_done + 1..=config.epochs {
         let started = Instant::now();
-        let lr = config.lr * config.lr_decay.powi(epoch as i32 - 1);
+        let lr = config.schedule.rate(config.lr, epoch, config.epochs);
         order.copy_from_slice(&base);
         order.shuffle(&mut StdRng::seed_from_u64(
             config.seed ^ u64::from(epoch).wrapping_mul(0x9E37_79B9_7F4A_7C15),

@@ -54,7 +54,7 @@ fn config(hidden: usize, epochs: u32) -> TrainConfig {
         epochs,
         batch: 256,
         lr: 0.005,
-        lr_decay: 0.95,
+        schedule: Schedule::Exponential(0.95),
         wdl: 0.25,
         scale: 200.0,
         threads: 2,
@@ -249,4 +249,15 @@ fn bad_settings_are_refused() {
         train(&data[..1], &config(32, 1), None, &mut |_| {}),
         Err(TrainError::Config(_))
     ));
+}
+
+#[test]
+fn the_cosine_schedule_falls_from_the_first_rate_to_the_last() {
+    let cosine = Schedule::Cosine(1e-6);
+    assert!((cosine.rate(1e-3, 1, 41) - 1e-3).abs() < 1e-9);
+    assert!((cosine.rate(1e-3, 21, 41) - (1e-3 + 1e-6) / 2.0).abs() < 1e-8);
+    assert!((cosine.rate(1e-3, 41, 41) - 1e-6).abs() < 1e-9);
+    let rates: Vec<f32> = (1..=41).map(|e| cosine.rate(1e-3, e, 41)).collect();
+    assert!(rates.windows(2).all(|w| w[1] < w[0]), "{rates:?}");
+    assert!((Schedule::Exponential(0.5).rate(1.0, 3, 10) - 0.25).abs() < 1e-9);
 }
