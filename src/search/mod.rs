@@ -11,6 +11,7 @@ pub mod searcher;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 mod worker;
 mod zeroed;
 
