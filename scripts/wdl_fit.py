@@ -28,8 +28,10 @@ full-move number drops, the piece count rises or the result changes), and each g
 the held-out set with probability --test-fraction, drawn from a generator seeded with --seed.
 
 It reports, on the held-out games: the log loss of a constant model (the training W/D/L
-frequencies), of the model with constant a and b, and of both degree-3 models; which phase
-variable it keeps (the lower held-out log loss); calibration tables (predicted against observed
+frequencies), of the model with constant a and b, and of both degree-3 models, with a 95 %
+interval for their difference from resampling the held-out games; which phase variable it
+keeps (the lower held-out log loss if the interval excludes 0, else material, which depends on
+the position alone while the move number is whatever the GUI's FEN says); calibration tables (predicted against observed
 W/D/L rates per score bin, and per phase bin); and the kept coefficients as Rust constants for
 src/search/wdl.rs.
 
@@ -331,16 +333,40 @@ def main():
         print(f"  for comparison, degree-{degree} a, b of {label}: {held:.5f} "
               f"(training {train_loss:.5f}{params_note(other_theta, degree, spec)})")
 
-    kept = min(fits, key=lambda phase: fits[phase][1])
-    other = [p for p in fits if p != kept][0]
-    theta, held = fits[kept]
-    print(f"\nkept: {kept} (held-out log loss {held:.5f} against {fits[other][1]:.5f} "
-          f"for {other}; {constant - held:.5f} below the constant model)")
-
-    # Where the two phase variables differ: held-out log loss of both models by game stage.
+    # Held-out log loss of both models, position by position, and how sure their difference
+    # is: the held-out games are resampled (the positions of a game go together, as their
+    # outcomes do) 1000 times with a generator seeded with --seed.
     losses = {phase: position_loss(fits[phase][0], degree, score[test],
                                    phase_x(data[phase][test], PHASES[phase]), outcome[test])
               for phase in PHASES}
+    games = np.unique(data["game"][test], return_inverse=True)[1]
+    diff = np.bincount(games, weights=losses["material"] - losses["move"])
+    count = np.bincount(games)
+    boot_rng = np.random.default_rng(args.seed)
+    boot = []
+    for _ in range(1000):
+        pick = boot_rng.integers(0, diff.size, diff.size)
+        boot.append(diff[pick].sum() / count[pick].sum())
+    low_ci, high_ci = np.percentile(boot, [2.5, 97.5])
+    print(f"\nmaterial model minus move model, held-out log loss: "
+          f"{diff.sum() / count.sum():+.5f}; 95 % interval over 1000 resamplings of the "
+          f"held-out games {low_ci:+.5f} .. {high_ci:+.5f}")
+
+    # The phase variable kept: the one with the lower held-out log loss when the interval
+    # says so; when it does not, material, which is a property of the position alone, whereas
+    # the move number is whatever the FEN the GUI sent says (often 1 for a set-up position).
+    if low_ci > 0:
+        kept, why = "move", "the move model's held-out log loss is lower, beyond the noise"
+    elif high_ci < 0:
+        kept, why = "material", "the material model's held-out log loss is lower, beyond the noise"
+    else:
+        kept, why = "material", ("the difference is within the noise, and material depends on "
+                                 "the position alone, not on the FEN's move counter")
+    other = [p for p in fits if p != kept][0]
+    theta, held = fits[kept]
+    print(f"kept: {kept}: {why} (held-out log loss {held:.5f} against {fits[other][1]:.5f} "
+          f"for {other}; {constant - held:.5f} below the constant model)")
+
     for phase, edges in (("move", [5, 21, 41, 61, 81, 121, 1000]),
                          ("material", [0, 8, 17, 30, 45, 60, 70, 79])):
         print(f"\nheld-out log loss by {phase}")
