@@ -7,13 +7,14 @@ The model, for a search score v in centipawns from the side to move's view:
     loss = 1 / (1 + exp((a + v) / b))
     draw = 1 - win - loss
 
-where a (the score at which a win is as likely as not) and b (how fast the win rate rises with
-the score) are polynomials of degree 3 in x = clamp(phase, lo, hi) / anchor. Two phase variables
-are fitted and compared on held-out games:
+where a (the score at which a win is as likely as not) and b (how slowly the win rate rises
+with the score) are polynomials of degree 3 in x = clamp(phase, lo, hi) / anchor. Two phase
+variables are fitted and compared on held-out games (PHASES below says why these clamps; a few
+other clamps are fitted for comparison):
 
-    material  pawn 1, knight 3, bishop 3, rook 5, queen 9, both sides; clamped to 17..78 and
+    material  pawn 1, knight 3, bishop 3, rook 5, queen 9, both sides; clamped to 4..78 and
               divided by 58
-    move      the full-move number; clamped to 1..120 and divided by 32
+    move      the full-move number; clamped to 5..120 and divided by 64
 
 The fit is maximum likelihood: the outcome of each position (win, draw or loss of the side to
 move) is a 3-class variable with the probabilities above, and the script minimises the mean
