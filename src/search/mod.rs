@@ -14,6 +14,7 @@ mod table_memory;
 pub mod tablebases;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 mod worker;
 mod zeroed;
 
