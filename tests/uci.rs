@@ -679,6 +679,62 @@ fn the_node_limit_counts_the_nodes_of_every_thread() {
 }
 
 #[test]
+fn show_wdl_adds_win_draw_and_loss_chances_to_every_score() {
+    let (mut engine, _) = Engine::uci();
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    let (_, infos) = engine.expect_bestmove();
+    assert!(infos.iter().all(|l| !l.contains(" wdl ")), "off by default");
+    engine.send("setoption name UCI_ShowWDL value true");
+    engine.send("go depth 5");
+    let (_, infos) = engine.expect_bestmove();
+    let lines: Vec<&String> = infos
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!lines.is_empty());
+    for line in lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words
+            .iter()
+            .position(|&w| w == "wdl")
+            .unwrap_or_else(|| panic!("no wdl in {line}"));
+        let chances: Vec<u32> = words[at + 1..at + 4]
+            .iter()
+            .map(|w| w.parse().unwrap_or_else(|_| panic!("{line}")))
+            .collect();
+        assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
+    }
+    // Mated: certainly lost; king and queen against king: won in at least 95 % of games.
+    engine.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    engine.send("go depth 3");
+    let (_, infos) = engine.expect_bestmove();
+    assert!(
+        infos
+            .iter()
+            .any(|l| l.contains("score mate 0 wdl 0 0 1000")),
+        "{infos:?}"
+    );
+    engine.send("position fen 8/8/8/4k3/8/8/8/3QK3 w - - 0 1");
+    engine.send("go depth 6");
+    let (_, infos) = engine.expect_bestmove();
+    let last = infos
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .cloned();
+    let last = last.unwrap_or_default();
+    let win: u32 = last
+        .split(" wdl ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(0);
+    assert!(win >= 950, "{last}");
+    assert!(engine.quit());
+}
+
+#[test]
 fn developer_commands_show_the_board_the_evaluation_perft_and_bench() {
     let (mut engine, handshake) = Engine::uci();
     assert!(

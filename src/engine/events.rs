@@ -4,6 +4,7 @@
 use super::running::SearchKind;
 use crate::board::{Move, Position};
 use crate::search::score::{display_centipawns, mate_in_moves};
+use crate::search::wdl::{wdl_of_position, Wdl};
 use crate::search::{RootMoveReport, SearchReport};
 use std::sync::Arc;
 use std::time::Duration;
@@ -57,6 +58,14 @@ impl SearchInfo<'_> {
     /// The line's score as interfaces show it.
     pub fn score(&self) -> ScoreView {
         ScoreView::of(self.report.score)
+    }
+
+    /// The side to move's chances of winning, drawing and losing after this line's score, when
+    /// the user asked for them (`UCI_ShowWDL`): the model fitted to Betacut's own games
+    /// (`docs/wdl.md`).
+    pub fn wdl(&self) -> Option<Wdl> {
+        self.show_wdl
+            .then(|| wdl_of_position(self.report.score, self.root))
     }
 }
 

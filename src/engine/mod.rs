@@ -33,6 +33,7 @@ pub use settings::{OptionEffect, Settings};
 // The vocabulary of search requests and results, as the front-ends use it.
 pub use crate::search::bench::{BenchSummary, DEFAULT_BENCH_DEPTH as BENCH_DEPTH};
 pub use crate::search::time::TimeBudget;
+pub use crate::search::wdl::Wdl;
 pub use crate::search::{Bound, Clock, RootMoveReport, SearchLimits, SearchReport, SearchResult};
 
 use crate::board::{Move, MoveParseError, Position};

@@ -80,8 +80,11 @@ pub fn info_line(info: &SearchInfo) -> String {
     } else {
         format!(" pv {pv}")
     };
+    let wdl = info
+        .wdl()
+        .map_or(String::new(), |wdl| format!(" wdl {wdl}"));
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} \
+        "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} \
          tbhits {} time {millis}{pv}",
         report.depth,
         report.seldepth.max(report.depth),
