@@ -43,9 +43,10 @@ PLUGINDIR ?= $(DATADIR)/games/plugins
 # from ProcessPrng (bcryptprimitives.dll), which Windows 10 and 11 have. Wine 8 lacks it, so
 # scripts/windows_check.sh gives Wine a stand-in DLL (scripts/wine/bcryptprimitives.c) in a
 # Wine prefix of its own; the stand-in is never shipped. The alternative, the x86_64-win7-
-# windows-gnu target, runs under Wine 8 as it is, but it is a tier-3 target (built and tested
-# by nobody upstream) that swaps Windows 10's system calls for Windows 7's fallbacks (random
-# numbers, thread waiting, clocks): the exe users get would run code paths nobody else runs.
+# windows-gnu target, runs under Wine 8 as it is, but it is a tier-3 target (the Rust project
+# neither builds nor tests it) that swaps Windows 10's system calls for Windows 7's fallbacks
+# (random numbers, locks and thread waiting, clocks): the exe users get would run code paths
+# that few others run, to please a test tool.
 WIN_TARGET = x86_64-pc-windows-gnu
 # A target directory of its own: the standard library built from source must not meet the
 # prebuilt one of the host's builds (two builds of `core` collide).
