@@ -74,7 +74,8 @@ if ! wine "$exe" --version >/dev/null 2>&1; then
 fi
 version=$(wine "$exe" --version | tr -d '\r')
 echo "   $version"
-file "$exe" | sed 's/^/   /'
+echo "   $(stat -c %s "$exe") bytes; DLLs: $(x86_64-w64-mingw32-objdump -p "$exe" |
+    awk '/DLL Name:/ { printf "%s ", $3 }')"
 
 echo "== the test suite on Windows (Wine runs the test programs)"
 if make --no-print-directory windows-test >"$OUT/tests.log" 2>&1; then
@@ -103,8 +104,12 @@ for protocol in uci xboard; do
         --engine "opponent=$OPPONENT" --tc "$TC" --games "$GAMES" --concurrency 1 \
         --openings "$TOOLS/openings-40.fen" --seed 1 --fail-on-bugs \
         --pgn "$OUT/games-$protocol.pgn" >"$OUT/match-$protocol.log" 2>&1; then
-        grep -E "^Finished|^betacut-exe vs|^  betacut-exe:|notes:" "$OUT/match-$protocol.log" |
-            sed 's/^ */   /'
+        # The summary, the exe's fault counts and its notes (what the match runner had to
+        # accommodate; the opponent's notes are left out).
+        awk '/^Finished|^betacut-exe vs/ { print }
+            /^  betacut-exe:/ { own = 1; print; next }
+            /^  [^ ]/ { own = 0 }
+            own && /notes:/ { print }' "$OUT/match-$protocol.log" | sed 's/^ */   /'
     else
         fail "the $protocol games had engine faults or did not run (see $OUT/match-$protocol.log)"
         grep -E "BUG|error" "$OUT/match-$protocol.log" | head -n 5 | sed 's/^/   /'
