@@ -67,6 +67,15 @@ impl Engine {
         stdin.flush().expect("flush to engine");
     }
 
+    /// Sends `text` exactly as given, line ends included (e.g. lines ending in `\r\n`, as
+    /// Windows programs write them).
+    pub fn send_raw(&mut self, text: &str) {
+        self.transcript.push(format!("> {text:?}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).expect("write to engine");
+        stdin.flush().expect("flush to engine");
+    }
+
     pub fn fail(&self, message: &str) -> ! {
         let tail: Vec<&String> = self.transcript.iter().rev().take(60).collect();
         let tail: Vec<&str> = tail.into_iter().rev().map(String::as_str).collect();
