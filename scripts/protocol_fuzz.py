@@ -770,14 +770,18 @@ class Driver:
         self.history = collections.deque(maxlen=20)
         self.sent_log = collections.deque(maxlen=20000)  # (index, text) for contexts
         self.last_hash = None  # (value text, line index) of the last Hash / memory line
+        self.hash_requests = collections.deque(maxlen=1000)  # (line index, MB)
         self.lines_sent = 0  # generated lines (the --lines budget)
         self.total_sent = 0  # everything, probes and set-up included
         self.failures = []
         self.fail_counts = collections.Counter()
+        self.fail_by_table = collections.Counter()
         self.notes = collections.Counter()
         self.note_examples = {}
         self.latency = collections.defaultdict(list)
         self.probes = 0
+        self.output_lines = 0
+        self.last_output_t = 0.0
         self.restarts = 0
         self.peak_rss = 0
         self.started = time.monotonic()
@@ -892,6 +896,8 @@ class Driver:
         t, line = item
         if line is None:
             raise EngineDied("the engine's output ended")
+        self.output_lines += 1
+        self.last_output_t = t
         self.on_output(t, line)
         if self.trace and not line.startswith(("info depth", "info nodes")) and not re.match(
                 r"\d+ -?\d+ \d+ \d+ ", line):
@@ -929,6 +935,7 @@ class Driver:
         """Records a failure; the context is the last 20 lines sent before it (or before line
         `at`, the line that should have been answered)."""
         self.fail_counts[kind] += 1
+        self.fail_by_table[(self.table_class(), kind)] += 1
         if kind in ("probe-timeout", "hang", "slow-stop", "move-now-timeout") and self.last_hash:
             message += f" [last hash size asked for: {self.last_hash[0]} at line {self.last_hash[1]}]"
         if at is None:
@@ -944,6 +951,24 @@ class Driver:
             if context and (self.fail_counts[kind] <= 1 or self.args.verbose):
                 for h in entry["context"]:
                     print(f"    {h}", file=sys.stderr)
+
+    def hash_request(self, text):
+        """Notes a line that asks for a table size (Hash / memory)."""
+        self.last_hash = (text, self.total_sent)
+        m = re.search(r"(\d+)\s*$", text)
+        if m:
+            self.hash_requests.append((self.total_sent, int(m.group(1))))
+
+    def table_class(self):
+        """Whether a table of 1 GiB or more was asked for in the last 300 lines (the engine's
+        own size may differ: refused values keep the old one, huge ones are cut to half the
+        available memory); failures are broken down by it in the summary."""
+        recent = [mb for i, mb in self.hash_requests if i > self.total_sent - 300]
+        if recent and max(recent) >= 1024:
+            return "a table >= 1 GiB asked for in the last 300 lines"
+        if recent:
+            return "only tables < 1 GiB asked for in the last 300 lines"
+        return "no table size asked for in the last 300 lines"
 
     def note(self, kind, example):
         self.notes[kind] += 1
@@ -1012,10 +1037,15 @@ class Driver:
         if self.wait_until(done, timeout):
             return True
         self.fail("probe-timeout", f"{label} not answered within {timeout:.1f} s")
+        seen = self.output_lines
         if self.wait_until(done, self.args.hang_timeout - timeout):
             return True
-        self.fail("hang", f"{label} not answered within {self.args.hang_timeout:.0f} s",
-                  context=False)
+        alive = self.output_lines - seen
+        since = time.monotonic() - self.last_output_t
+        how = (f"still writing ({alive} lines during the wait, the last {since:.1f} s ago): "
+               f"slow rather than dead" if alive else "silent during the wait")
+        self.fail("hang", f"{label} not answered within {self.args.hang_timeout:.0f} s, "
+                          f"engine {how}; killed and restarted")
         raise EngineDied(f"{label} unanswered")
 
     def finish(self):
@@ -1051,6 +1081,10 @@ class Driver:
         if self.fail_counts:
             kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.fail_counts.items()))
             out.append(f"   FAILURES: {kinds}")
+            for cls in sorted({c for c, _ in self.fail_by_table}):
+                kinds = ", ".join(f"{k} {n}" for (c, k), n in sorted(self.fail_by_table.items())
+                                  if c == cls)
+                out.append(f"     with {cls}: {kinds}")
         else:
             out.append("   failures: none")
         if self.notes:
@@ -1287,7 +1321,7 @@ class UciDriver(Driver):
         if parsed[0] == "isready":
             self.isready_sent += 1
         if parsed[0] == "setoption" and parsed[1].strip().lower() == "hash":
-            self.last_hash = (f"Hash {parsed[2]}", self.total_sent)
+            self.hash_request(f"Hash {parsed[2]}")
         self.window.append((self.total_sent, view, parsed, t))
 
     def reconcile(self):
@@ -1977,7 +2011,7 @@ class XboardDriver(Driver):
     def before_send(self, view, trusted, t):
         cmd = xb_parse(view)
         if cmd[0] == "memory" or (cmd[0] == "option" and cmd[1].strip().lower() == "hash"):
-            self.last_hash = (f"{cmd[0]} {cmd[-1]}", self.total_sent)
+            self.hash_request(f"{cmd[0]} {cmd[-1] if cmd[-1] is not None else '(no value)'}")
         lo, hi = self.apply(view, trusted)
         self.win_lo += lo
         self.win_hi += hi
