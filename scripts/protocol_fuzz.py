@@ -543,14 +543,14 @@ def engine_insufficient(board):
 
 def parse_move_any(board, text):
     """A legal move from coordinates (either castling form) or SAN, or None."""
-    if text == "0000":
-        return None
+    if text in ("0000", "@@@@", "--", "Z0"):
+        return None  # null moves: python-chess reads them, the engine refuses them
     try:
-        return board.parse_uci(text)
+        return board.parse_uci(text) or None
     except ValueError:
         pass
     try:
-        return board.parse_san(text)
+        return board.parse_san(text) or None
     except ValueError:
         return None
 
