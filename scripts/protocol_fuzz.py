@@ -2717,7 +2717,9 @@ def main():
     parser.add_argument("--max-hash", type=int, default=0,
                         help="largest Hash / memory value sent, MB (default: twice MemTotal)")
     parser.add_argument("--max-threads", type=int, default=4,
-                        help="largest Threads / cores value sent (default 4)")
+                        help="largest Threads / cores value generated (default 4; a mutated "
+                             "line can still ask for more, e.g. `cores 901681`, which the "
+                             "engine clamps to 256)")
     parser.add_argument("--ping-timeout", type=float, default=1.0,
                         help="seconds a probe may take before it is a failure (default 1.0)")
     parser.add_argument("--hang-timeout", type=float, default=20.0,
