@@ -1,0 +1,2780 @@
+#!/usr/bin/env python3
+"""Protocol fuzzer: drives a Betacut binary with long streams of random and mutated UCI and
+XBoard lines and checks that it never leaves a GUI waiting, never crashes and plays only legal
+moves.
+
+usage: scripts/protocol_fuzz.py BINARY [--protocol uci|xboard|both] [--lines 30000]
+           [--seed S] [--max-hash MB] [--max-threads N] [--ping-timeout 1.0]
+           [--hang-timeout 20] [--probe-every 50] [--save-stream FILE] [--verbose]
+
+For each protocol it starts the engine (in a temporary directory that also holds the files
+the options point to: a small Polyglot book, broken books and networks, a copy of the test
+Syzygy tables, log files) and sends --lines lines: valid commands of every kind (positions
+with legal and illegal moves, FENs valid and broken, `go` with every parameter and unknown
+words, `setoption` for every option of the `uci` reply (huge `Hash` values up to --max-hash
+MB, by default twice the machine's memory), XBoard's `memory`, `cores`, `analyze`, `exit`,
+`force`, `new`, `usermove`, `setboard`, `st`, `sd`, `level`, `time`, `otim`, `ping`, `?`,
+`.`, `hint`, `undo`, `remove`, `edit`, ...), GUI-like sequences (a game against the engine,
+`go ponder` + `ponderhit`, `go infinite` + `stop`), and mutated lines: words dropped, swapped,
+duplicated or replaced, random bytes (invalid UTF-8, NUL, Unicode white space), very long
+lines, empty lines, CRLF endings. `quit` is only sent at the end.
+
+Every --probe-every lines on average (at random points) it sends a sync probe: `isready` in
+UCI, `ping N` in XBoard (preceded by `?` or `force` when the engine is thinking about its own
+move, whose `pong` may wait for the move). Failures:
+
+  probe-timeout   a probe not answered within --ping-timeout s (latency still measured, up to
+                  --hang-timeout s); the last 20 lines sent before it are printed
+  hang            not answered within --hang-timeout s: the engine is killed and restarted
+  crash           the process exited (or its stdin broke); it is restarted
+  panic           a Rust panic message on stderr
+  move-now-timeout  XBoard `?` not answered by a move within --ping-timeout s
+  slow-stop       UCI `stop` (or a new `position`/`go`) during an endless search not answered
+                  by `bestmove` within --ping-timeout s
+  overrun         a search limited by `movetime` or a clock still running well past it
+  missing-bestmove / extra-bestmove   UCI: every `go` that starts a search (no error reply)
+                  gets exactly one `bestmove`, including searches superseded by `stop`,
+                  `position`, `ucinewgame` or another `go`
+  illegal-move    a `bestmove`/`ponder`/`move` that is not legal in the position the script
+                  believes the engine has (python-chess tracks it; XBoard: only while the model
+                  of the engine's state is certain, see "moves checked" in the summary)
+  bad-format      a `bestmove`/`move` line that is not a move in coordinates
+  unexpected-move XBoard: a `move` while the model says the engine is not thinking
+  exit            `quit` did not end the process within 5 s with status 0
+
+The line stream is a deterministic function of --seed in UCI; in XBoard it also depends on
+the engine's own moves (the replies to them are drawn the same way). --save-stream writes every
+line sent (and each probe) to a file so a failure can be replayed by hand.
+
+python-chess (for the position model and legality checks) is taken from
+~/.venv-chess-tools/bin/python if the running interpreter lacks it (the script re-executes
+itself there); without it, moves are only checked for their format (--no-chess forces that).
+
+Exit code: 0 if no failure of any kind, 1 otherwise (2: usage or start-up error).
+"""
+
+import argparse
+import collections
+import os
+import queue
+import random
+import re
+import select
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+VENV_PYTHON = os.path.expanduser("~/.venv-chess-tools/bin/python")
+
+chess = None
+if "--no-chess" not in sys.argv:
+    try:
+        import chess  # noqa: F811
+    except ImportError:
+        chess = None
+        if os.path.exists(VENV_PYTHON) and os.environ.get("PROTOCOL_FUZZ_REEXEC") != "1":
+            os.environ["PROTOCOL_FUZZ_REEXEC"] = "1"
+            os.execv(VENV_PYTHON, [VENV_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
+
+DEFAULT_SEED = 20261127
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# ----------------------------------------------------------------------------------------------
+# Text as the engine sees it (Rust's notion of white space, line cut, lossy UTF-8)
+# ----------------------------------------------------------------------------------------------
+
+WS = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B)) + (
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+WS_SET = frozenset(WS)
+WS_RE = re.compile("[" + re.escape(WS) + "]+")
+MAX_LINE_BYTES = 64 * 1024
+
+
+def r_split(text):
+    """str::split_whitespace."""
+    return [t for t in WS_RE.split(text) if t]
+
+
+def r_trim(text):
+    """str::trim."""
+    return text.strip(WS)
+
+
+def engine_view(raw):
+    """The line the engine's reader hands on for the raw bytes sent (without the newline)."""
+    kept = (raw + b"\n")[:MAX_LINE_BYTES]
+    return kept.rstrip(b"\r\n").decode("utf-8", "replace")
+
+
+def r_int(text, lo, hi):
+    """Rust's `str::parse` for an integer type with range lo..=hi, or None."""
+    pattern = r"[+-]?[0-9]+" if lo < 0 else r"\+?[0-9]+"
+    if not re.fullmatch(pattern, text):
+        return None
+    value = int(text)
+    return value if lo <= value <= hi else None
+
+
+I64 = (-(2**63), 2**63 - 1)
+U32 = (0, 2**32 - 1)
+U64 = (0, 2**64 - 1)
+
+
+def shown(raw, limit=160):
+    """A sent line as printed in reports."""
+    text = raw.decode("utf-8", "backslashreplace")
+    text = text.replace("\r", "\\r").replace("\x00", "\\x00")
+    if len(text) > limit:
+        return f"{text[:limit]}... ({len(raw)} bytes)"
+    return text
+
+
+# ----------------------------------------------------------------------------------------------
+# Mirror of the UCI parser (src/protocol/uci/command.rs)
+# ----------------------------------------------------------------------------------------------
+
+UCI_COMMANDS = (
+    "uci", "debug", "isready", "setoption", "register", "ucinewgame", "position", "go", "stop",
+    "ponderhit", "quit",
+)
+GO_WORDS = (
+    "searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes",
+    "mate", "movetime", "infinite",
+)
+GO_NUMBERS = {
+    "wtime": I64, "btime": I64, "winc": I64, "binc": I64, "movestogo": U32, "depth": U32,
+    "nodes": U64, "mate": U32, "movetime": U64,
+}
+
+
+def uci_parse(line):
+    """(kind, ...) for a line: ('error',), ('empty',), ('position', fen|None, moves),
+    ('go', params), ('setoption', name, value), or (command,)."""
+    tokens = r_split(line)
+    if not tokens:
+        return ("empty",)
+    start = next((i for i, t in enumerate(tokens) if t in UCI_COMMANDS), None)
+    if start is None:
+        return ("error",)
+    command, args = tokens[start], tokens[start + 1:]
+    if command == "debug":
+        return ("debug",) if args and args[0] in ("on", "off") else ("error",)
+    if command == "setoption":
+        return uci_parse_setoption(line)
+    if command == "position":
+        moves_at = args.index("moves") if "moves" in args else None
+        head = args[:moves_at] if moves_at is not None else args
+        moves = args[moves_at + 1:] if moves_at is not None else []
+        if head == ["startpos"]:
+            return ("position", None, moves)
+        if len(head) >= 2 and head[0] == "fen":
+            return ("position", " ".join(head[1:]), moves)
+        return ("error",)
+    if command == "go":
+        return uci_parse_go(args)
+    return (command,)
+
+
+def uci_parse_setoption(line):
+    at = line.find("setoption")
+    after = line[at + len("setoption"):].lstrip(WS)
+    if not after.startswith("name"):
+        return ("error",)
+    rest = after[len("name"):]
+    if rest and rest[0] not in WS_SET:
+        return ("error",)
+    words = r_split(rest)
+    value_at = words.index("value") if "value" in words else None
+    name_words = words[:value_at] if value_at is not None else words
+    if not name_words:
+        return ("error",)
+    value = None
+    if value_at is not None:
+        value = ""
+        search_from = 0
+        while True:
+            i = rest.find("value", search_from)
+            if i < 0:
+                break
+            before_ok = i == 0 or rest[i - 1] in WS_SET
+            after_text = rest[i + len("value"):]
+            after_ok = after_text == "" or after_text[0] in WS_SET
+            if before_ok and after_ok:
+                value = r_trim(after_text)
+                break
+            search_from = i + len("value")
+    return ("setoption", " ".join(name_words), value)
+
+
+def uci_parse_go(args):
+    params = {"searchmoves": [], "ponder": False, "infinite": False}
+    i = 0
+    while i < len(args):
+        word = args[i]
+        used = 2
+        if word == "searchmoves":
+            moves = []
+            for t in args[i + 1:]:
+                if t in GO_WORDS:
+                    break
+                moves.append(t)
+            used = 1 + len(moves)
+            params["searchmoves"] = moves
+        elif word in ("ponder", "infinite"):
+            params[word] = True
+            used = 1
+        elif word in GO_NUMBERS:
+            lo, hi = GO_NUMBERS[word]
+            value = r_int(args[i + 1], lo, hi) if i + 1 < len(args) else None
+            if value is None:
+                return ("error",)
+            params[word] = value
+        else:
+            return ("error",)
+        i += used
+    return ("go", params)
+
+
+# ----------------------------------------------------------------------------------------------
+# Mirror of the XBoard parser (src/protocol/xboard/command.rs, timecontrol.rs)
+# ----------------------------------------------------------------------------------------------
+
+XB_NO_ARGS = {
+    "xboard", "new", "quit", "random", "force", "go", "playother", "white", "black", "?",
+    "draw", "edit", "hint", "bk", "undo", "remove", "hard", "easy", "post", "nopost", "analyze",
+    "exit", ".", "computer", "pause", "resume",
+}
+XB_REST = {"accepted", "rejected", "setboard", "name", "ics"}
+XB_ONE_ARG = {"variant", "usermove", "lift", "put", "hover", "exclude", "include"}
+XB_NUMBER = {"sd": U32, "nps": U64, "time": I64, "otim": I64, "memory": U64, "cores": U64}
+MAX_SECONDS = 1e7
+
+
+def xb_split_word(line):
+    m = WS_RE.search(line)
+    if not m:
+        return line, ""
+    return line[: m.start()], r_trim(line[m.start():])
+
+
+def decimal_prefix(text):
+    m = re.match(r"[0-9]+(\.[0-9]+)?", text)
+    return m.end() if m else 0
+
+
+def xb_seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if 0.0 <= value <= MAX_SECONDS else None
+
+
+def xb_parse_seconds(text):
+    if decimal_prefix(text) != len(text):
+        return None
+    return xb_seconds(text)
+
+
+def xb_parse_base(text):
+    n = decimal_prefix(text)
+    if n == 0:
+        return None
+    minutes = xb_seconds(text[:n])
+    if minutes is None:
+        return None
+    total = minutes * 60
+    after = text[n:]
+    if after.startswith(":"):
+        k = decimal_prefix(after[1:])
+        if k > 0:
+            sec = xb_seconds(after[1: 1 + k])
+            if sec is None:
+                return None
+            total += sec
+    return None if total > MAX_SECONDS else total
+
+
+def is_square(s):
+    return len(s) == 2 and "a" <= s[0] <= "h" and "1" <= s[1] <= "8"
+
+
+def looks_like_move(word):
+    if word == "@@@@":
+        return True
+    b = word
+    if not b.isascii():
+        return False
+    promo = "nbrqNBRQ"
+    if len(b) == 4 and is_square(b[:2]) and is_square(b[2:]):
+        return True
+    if len(b) == 5 and is_square(b[:2]) and is_square(b[2:4]) and b[4] in promo:
+        return True
+    if len(b) == 6 and is_square(b[:2]) and is_square(b[2:4]) and b[4] == "=" and b[5] in promo:
+        return True
+    if len(b) == 4 and b[0] in "PNBRQK" and b[1] == "@" and is_square(b[2:]):
+        return True
+    core = b.rstrip("!?")
+    if core.endswith("+") or core.endswith("#"):
+        core = core[:-1]
+    if core in ("O-O", "O-O-O", "0-0", "0-0-0"):
+        return True
+    if not core:
+        return False
+    if core[0] in "NBRQK":
+        body = core[1:]
+        if len(body) < 2 or not is_square(body[-2:]):
+            return False
+        middle = body[:-2]
+        if middle.endswith("x"):
+            middle = middle[:-1]
+        if len(middle) == 0:
+            return True
+        if len(middle) == 1:
+            return "a" <= middle <= "h" or "1" <= middle <= "8"
+        return len(middle) == 2 and is_square(middle)
+    rest = core
+    if len(rest) >= 3 and "a" <= rest[0] <= "h" and rest[1] == "x":
+        rest = rest[2:]
+    if len(rest) < 2 or not is_square(rest[:2]):
+        return False
+    tail = rest[2:]
+    if tail == "":
+        return True
+    if len(tail) == 2 and tail[0] == "=":
+        tail = tail[1:]
+    return len(tail) == 1 and tail in "NBRQ"
+
+
+def xb_parse(line):
+    """(command, data) for a line as parse_command sees it; ('error',) if it is refused."""
+    line = r_trim(line)
+    word, rest = xb_split_word(line)
+    args = r_split(rest)
+    if word == "":
+        return ("empty",)
+    if word in XB_NO_ARGS:
+        return (word,) if not args else ("error",)
+    if word in XB_REST:
+        return (word, rest) if rest else ("error",)
+    if word in XB_ONE_ARG:
+        return (word, args[0]) if len(args) == 1 else ("error",)
+    if word in XB_NUMBER:
+        if len(args) != 1:
+            return ("error",)
+        lo, hi = XB_NUMBER[word]
+        value = r_int(args[0], lo, hi)
+        return (word, value) if value is not None else ("error",)
+    if word in ("ping", "protover"):
+        if len(args) != 1:
+            return ("error",)
+        digits = args[0][1:] if args[0][:1] in ("+", "-") else args[0]
+        ok = digits != "" and all("0" <= c <= "9" for c in digits)
+        return (word, args[0]) if ok else ("error",)
+    if word == "level":
+        if len(args) != 3:
+            return ("error",)
+        if r_int(args[0], *U32) is None or xb_parse_base(args[1]) is None:
+            return ("error",)
+        return ("level",) if xb_parse_seconds(args[2]) is not None else ("error",)
+    if word == "st":
+        if len(args) != 1:
+            return ("error",)
+        return ("st",) if xb_parse_seconds(args[0]) is not None else ("error",)
+    if word == "result":
+        first, _ = xb_split_word(rest)
+        return ("result",) if first in ("1-0", "0-1", "1/2-1/2", "*") else ("error",)
+    if word == "rating":
+        if len(args) != 2:
+            return ("error",)
+        ok = r_int(args[0], *I64) is not None and r_int(args[1], *I64) is not None
+        return ("rating",) if ok else ("error",)
+    if word == "egtpath":
+        kind, path = xb_split_word(rest)
+        return ("egtpath", kind, path) if kind and path else ("error",)
+    if word == "option":
+        if not rest:
+            return ("error",)
+        if "=" in rest:
+            name, value = rest.split("=", 1)
+            name, value = r_trim(name), r_trim(value)
+        else:
+            name, value = rest, None
+        return ("option", name, value) if name else ("error",)
+    if word == "setscore":
+        if len(args) != 2:
+            return ("error",)
+        ok = r_int(args[0], *I64) is not None and r_int(args[1], *U32) is not None
+        return ("setscore",) if ok else ("error",)
+    if word == "uci":
+        return ("error",)
+    if not args and looks_like_move(word):
+        return ("usermove", word)
+    return ("error",)
+
+
+def xb_parse_edit(line):
+    """The edit sub-command of a line (already trimmed), or None."""
+    if line in ("c", "#", "."):
+        return (line,)
+    raw = line.encode("utf-8")
+    if len(raw) != 3:
+        return None
+    square = line[1:]
+    if not is_square(square):
+        return None
+    if line[0] in "xX":
+        return ("x", square)
+    if line[0] in "PNBRQK":
+        return ("put", line[0], square)
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Positions and moves
+# ----------------------------------------------------------------------------------------------
+
+FENS = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    "8/8/8/4k3/8/8/r7/K7 w - - 99 80",
+    "7k/8/5K2/8/8/8/8/6R1 w - - 0 1",
+    "k7/8/1Q6/8/8/8/8/K7 b - - 0 1",
+    "4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1",
+    "8/8/8/8/8/2k5/8/K1B5 w - - 0 1",
+    "8/P7/8/8/8/8/5k2/K7 w - - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "8/8/8/8/8/8/1k6/R3K3 w Q - 0 1",
+    "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3",
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+    "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "8/5k2/8/8/8/8/1p6/4K3 b - - 0 1",
+]
+FENS_960 = [
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+    "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1",
+]
+FENS_BROKEN = [
+    "8/8/8 w - - 0 1",
+    "garbage",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+    "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "k7/8/8/8/8/8/8/K6q b - - 0 1",
+    "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    "8/8/8/8/8/8/8/8 w - - 0 1",
+    "KK6/8/8/8/8/8/8/k7 w - - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra fields here",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1",
+]
+# Moves that are never legal anywhere (or not moves at all).
+NEVER_LEGAL = [
+    "a1a1", "e1e3", "e2e5", "e7e4", "h8h8", "e2e9", "i2i4", "e7e8k", "e2e4e5", "xyz", "Ke9",
+    "e2-e4", "Nf9", "e9", "O-O-O-O", "e7e8=K",
+]
+# Legal move sequences used when python-chess is not available.
+FALLBACK_GAMES = [
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8",
+    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6 c1g5 f8e7 e2e3 e8g8 g1f3 h7h6 g5h4 b7b6",
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 c1e3 e7e5 d4b3 c8e6",
+]
+SAFE_WORDS = [
+    "uci", "isready", "setoption", "name", "value", "position", "startpos", "fen", "moves",
+    "go", "stop", "ponderhit", "ucinewgame", "debug", "on", "off", "register", "later",
+    "infinite", "ponder", "searchmoves", "wtime", "btime", "winc", "binc", "movestogo", "depth",
+    "nodes", "mate", "movetime", "Hash", "Threads", "MultiPV", "Clear", "xboard", "protover",
+    "new", "force", "usermove", "setboard", "edit", "analyze", "exit", "undo", "remove", "hint",
+    "bk", "level", "st", "sd", "time", "otim", "ping", "memory", "cores", "option", "?", ".",
+    "#", "c", "post", "nopost", "hard", "easy", "playother", "white", "black", "result", "1-0",
+    "*", "variant", "normal", "fischerandom", "e2e4", "e7e5", "g1f3", "e1g1", "e7e8q", "a7a8=Q",
+    "Nf3", "O-O", "0000", "@@@@", "Ke1", "xe4", "0", "1", "-1", "2", "7", "64", "100", "1000",
+    "1048576", "1048577", "2147483648", "4294967296", "18446744073709551615",
+    "18446744073709551616", "-9223372036854775809", "+5", "3.5", "1e9", "0x10", "nan", "inf",
+    "-", "w", "b", "KQkq", "0:30", "=", "true", "false", "<empty>", "w-", "\t", "\u00a0",
+]
+UNICODE_BITS = ["\u00a0", "\u2003", "\u3000", "\u0085", "\u00e9", "\u4e2d", "\U0001f600",
+                "\u200b", "\ufeff", "\u202e"]
+INVALID_UTF8 = [b"\xff", b"\xfe", b"\xc3", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
+                b"\x80", b"\xe2\x82", b"\xf0\x9f\x98"]
+
+
+def engine_end(board):
+    """Game::end() of the engine: why the game is over by rule, or None."""
+    if not any(True for _ in board.legal_moves):
+        return "mate" if board.is_check() else "stalemate"
+    if engine_insufficient(board):
+        return "insufficient"
+    if board.halfmove_clock >= 100:
+        return "fifty"
+    if board.is_repetition(3):
+        return "repetition"
+    return None
+
+
+def engine_insufficient(board):
+    if board.pawns or board.rooks or board.queens:
+        return False
+    minors = board.knights | board.bishops
+    if chess.popcount(minors) <= 1:
+        return True
+    return board.knights == 0 and (
+        board.bishops & chess.BB_LIGHT_SQUARES == 0 or board.bishops & chess.BB_DARK_SQUARES == 0
+    )
+
+
+def parse_move_any(board, text):
+    """A legal move from coordinates (either castling form) or SAN, or None."""
+    if text in ("0000", "@@@@", "--", "Z0"):
+        return None  # null moves: python-chess reads them, the engine refuses them
+    try:
+        return board.parse_uci(text) or None
+    except ValueError:
+        pass
+    try:
+        return board.parse_san(text) or None
+    except ValueError:
+        return None
+
+
+def engine_fen_board(fen, chess960):
+    """The board for a FEN that the engine's Position::from_fen accepts (4 to 6 fields, one
+    king each, no pawn on a back rank, material a game can produce, the side not to move not
+    in check, at most two checkers, consistent castling and en passant), else None."""
+    fields = r_split(fen)
+    if not 4 <= len(fields) <= 6 or any(r_int(f, *U32) is None for f in fields[4:]):
+        return None
+    try:
+        board = chess.Board(fen, chess960=chess960)
+    except ValueError:
+        return None
+    bad = (chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_TOO_MANY_KINGS
+           | chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_OPPOSITE_CHECK
+           | chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE
+           | chess.STATUS_EMPTY)
+    if board.status() & bad:
+        return None
+    for color in chess.COLORS:
+        count = lambda kind: len(board.pieces(kind, color))
+        promoted = sum(max(0, count(kind) - n) for kind, n in
+                       ((chess.QUEEN, 1), (chess.ROOK, 2), (chess.BISHOP, 2), (chess.KNIGHT, 2)))
+        if count(chess.PAWN) + promoted > 8:
+            return None
+    if chess.popcount(board.checkers_mask()) > 2:
+        return None
+    return board
+
+
+def board_from(fen, moves, chess960):
+    """The board after a UCI position command, or None if python-chess cannot follow it."""
+    try:
+        board = chess.Board(fen, chess960=chess960) if fen else chess.Board(chess960=chess960)
+        if fen and not chess960:
+            # Castling rights only Chess960 has (a king off e1/e8) keep the position a
+            # Chess960 one in the engine (Game::set_chess960), whatever UCI_Chess960 says.
+            b960 = chess.Board(fen, chess960=True)
+            if b960.has_chess960_castling_rights():
+                board = b960
+    except ValueError:
+        return None
+    for text in moves:
+        mv = parse_move_any(board, text)
+        if mv is None:
+            return None
+        board.push(mv)
+    return board
+
+
+MOVE_RE = re.compile(r"[a-h][1-8][a-h][1-8][nbrq]?\Z")
+
+
+# ----------------------------------------------------------------------------------------------
+# Files the options point to
+# ----------------------------------------------------------------------------------------------
+
+
+def polyglot_move(uci):
+    ff, fr = ord(uci[0]) - 97, int(uci[1]) - 1
+    tf, tr = ord(uci[2]) - 97, int(uci[3]) - 1
+    return tf | (tr << 3) | (ff << 6) | (fr << 9)
+
+
+def make_fixtures(tmp):
+    """Creates the files the generated option values name (all inside tmp, given relative to
+    it, since the engine runs there). Returns {option: [(value, ok), ...]}."""
+    start_key = 0x463B96181691FC9C
+    entries = sorted(
+        (start_key, polyglot_move(mv), w, 0) for mv, w in (("e2e4", 3), ("d2d4", 2), ("g1f3", 1))
+    )
+    with open(os.path.join(tmp, "book.bin"), "wb") as f:
+        for key, mv, weight, learn in entries:
+            f.write(struct.pack(">QHHI", key, mv, weight, learn))
+    with open(os.path.join(tmp, "truncated.bin"), "wb") as f:
+        f.write(os.urandom(0) + b"\x01" * 23)
+    open(os.path.join(tmp, "empty.bin"), "wb").close()
+    with open(os.path.join(tmp, "garbage.nnue"), "wb") as f:
+        f.write(random.Random(5).randbytes(4096))
+    os.makedirs(os.path.join(tmp, "adir"), exist_ok=True)
+    src = os.path.join(REPO, "tests", "data", "syzygy")
+    have_tb = os.path.isdir(src)
+    if have_tb:
+        shutil.copytree(src, os.path.join(tmp, "syzygy"), dirs_exist_ok=True)
+    return {
+        "bookfile": [("book.bin", True), ("truncated.bin", False), ("empty.bin", False),
+                     ("missing.bin", False), ("adir", False), ("<empty>", True), ("", True)],
+        "evalfile": [("garbage.nnue", False), ("empty.bin", False), ("missing.nnue", False),
+                     ("<empty>", True), ("", True)],
+        "log file": [("fuzz.log", True), ("adir/sub.log", True), ("adir", False),
+                     ("<empty>", True), ("", True), ("nodir/x.log", False)],
+        "syzygypath": [("syzygy" if have_tb else "nothing", True), ("nothing", True),
+                       ("syzygy:nothing", True), ("<empty>", True), ("adir", True)],
+    }
+
+
+def mem_mb(field):
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# The engine process
+# ----------------------------------------------------------------------------------------------
+
+
+class EngineDied(Exception):
+    pass
+
+
+class EngineProcess:
+    def __init__(self, binary, cwd):
+        self.proc = subprocess.Popen(
+            [binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=cwd,
+        )
+        self.lines = queue.Queue()
+        self.stderr_tail = collections.deque(maxlen=40)
+        self.panics = queue.Queue()
+        self.fd = self.proc.stdin.fileno()
+        os.set_blocking(self.fd, False)
+        threading.Thread(target=self._read_out, daemon=True).start()
+        threading.Thread(target=self._read_err, daemon=True).start()
+
+    def _read_out(self):
+        for raw in iter(self.proc.stdout.readline, b""):
+            self.lines.put((time.monotonic(), raw.rstrip(b"\n").decode("utf-8", "replace")))
+        self.lines.put((time.monotonic(), None))
+
+    def _read_err(self):
+        for raw in iter(self.proc.stderr.readline, b""):
+            text = raw.rstrip(b"\n").decode("utf-8", "replace")
+            self.stderr_tail.append(text)
+            if "panicked" in text:
+                self.panics.put(text)
+
+    def write(self, data, timeout):
+        """Writes all of data; raises EngineDied on a broken pipe; returns False if the engine
+        did not take it within timeout seconds."""
+        view = memoryview(data)
+        deadline = time.monotonic() + timeout
+        while view:
+            try:
+                n = os.write(self.fd, view)
+                view = view[n:]
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                select.select([], [self.fd], [], min(left, 0.5))
+            except (BrokenPipeError, OSError) as err:
+                raise EngineDied(f"writing to the engine failed: {err}") from err
+        return True
+
+    def get(self, timeout):
+        try:
+            if timeout <= 0:
+                return self.lines.get_nowait()
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def peak_rss_mb(self):
+        try:
+            with open(f"/proc/{self.proc.pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) // 1024
+        except OSError:
+            pass
+        return None
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+# ----------------------------------------------------------------------------------------------
+# What both protocols share: sending, reading, probes, failures, the report
+# ----------------------------------------------------------------------------------------------
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, int(round(p / 100 * (len(ordered) - 1)))))
+    return ordered[k]
+
+
+class Driver:
+    PROTOCOL = "?"
+
+    def __init__(self, args, tmp, fixtures):
+        self.args = args
+        self.tmp = tmp
+        self.fixtures = fixtures
+        self.rng = random.Random(f"{args.seed}/{self.PROTOCOL}")
+        self.engine = None
+        self.history = collections.deque(maxlen=20)
+        self.sent_log = collections.deque(maxlen=20000)  # (index, text) for contexts
+        self.last_hash = None  # (value text, line index) of the last Hash / memory line
+        self.hash_requests = collections.deque(maxlen=1000)  # (line index, MB)
+        self.lines_sent = 0  # generated lines (the --lines budget)
+        self.total_sent = 0  # everything, probes and set-up included
+        self.failures = []
+        self.fail_counts = collections.Counter()
+        self.fail_by_table = collections.Counter()
+        self.notes = collections.Counter()
+        self.note_examples = {}
+        self.latency = collections.defaultdict(list)
+        self.probes = 0
+        self.output_lines = 0
+        self.last_output_t = 0.0
+        self.restarts = 0
+        self.peak_rss = 0
+        self.started = time.monotonic()
+        self.next_progress = 1000
+        self.lines_since_probe = 0
+        self.next_probe = self.draw_probe_gap()
+        self.trace = None
+        if args.trace:
+            path = args.trace
+            if args.protocol == "both":
+                root, ext = os.path.splitext(path)
+                path = f"{root}.{self.PROTOCOL}{ext}"
+            self.trace = open(path, "w", encoding="utf-8")
+        self.stream = None
+        if args.save_stream:
+            path = args.save_stream
+            if args.protocol == "both":
+                root, ext = os.path.splitext(path)
+                path = f"{root}.{self.PROTOCOL}{ext}"
+            self.stream = open(path, "w", encoding="utf-8")
+        mem_total = mem_mb("MemTotal") or 4096
+        self.mem_available = mem_mb("MemAvailable") or mem_total // 2
+        self.max_hash = args.max_hash or 2 * mem_total
+
+    # ----- process -----
+
+    def start_engine(self):
+        if self.engine is not None:
+            self.note_rss()
+            self.engine.kill()
+        self.engine = EngineProcess(self.args.binary, self.tmp)
+        self.reset_state()
+        self.handshake()
+
+    def note_rss(self):
+        if self.engine is not None:
+            rss = self.engine.peak_rss_mb()
+            if rss:
+                self.peak_rss = max(self.peak_rss, rss)
+
+    def restart(self, why):
+        self.restarts += 1
+        if self.restarts > 50:
+            raise SystemExit(f"[{self.PROTOCOL}] more than 50 restarts: giving up")
+        self.log(f"restarting the engine ({why})")
+        self.start_engine()
+
+    def reset_state(self):
+        raise NotImplementedError
+
+    def handshake(self):
+        raise NotImplementedError
+
+    def log(self, text):
+        print(f"[{self.PROTOCOL}] {text}", file=sys.stderr, flush=True)
+
+    # ----- sending -----
+
+    def send(self, text, count=True, trusted=True, record=True):
+        """Sends one line (str or bytes, without the newline)."""
+        raw = text.encode("utf-8") if isinstance(text, str) else text
+        assert b"\n" not in raw
+        view = engine_view(raw)
+        self.total_sent += 1
+        if count:
+            self.lines_sent += 1
+            self.lines_since_probe += 1
+        if record:
+            entry = f"{self.total_sent:>7} > {shown(raw)}"
+            self.history.append(entry)
+            self.sent_log.append((self.total_sent, entry))
+        if self.stream:
+            self.stream.write(f"L {raw.hex()}\n")
+        t = time.monotonic()
+        self.before_send(view, trusted, t)
+        if not self.engine.write(raw + b"\n", self.args.hang_timeout):
+            self.fail("hang", f"the engine took no input for {self.args.hang_timeout:.0f} s")
+            raise EngineDied("stdin blocked")
+        self.after_send(view, trusted, t)
+        if self.trace:
+            self.trace.write(f"{t - self.started:10.3f} {self.total_sent:>7} > {shown(raw)}   "
+                             f"{self.model_state()}\n")
+        return view
+
+    def model_state(self):
+        return ""
+
+    def before_send(self, view, trusted, t):
+        pass
+
+    def after_send(self, view, trusted, t):
+        pass
+
+    def sleep(self, seconds):
+        if self.stream:
+            self.stream.write(f"W {seconds:.3f}\n")
+        self.pump(seconds)
+
+    # ----- reading -----
+
+    def pump(self, seconds=0.0):
+        """Handles output for `seconds` (at least everything already there)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            item = self.engine.get(max(0.0, deadline - time.monotonic()))
+            if item is None:
+                break
+            self.handle(item)
+        self.check_panics()
+
+    def handle(self, item):
+        t, line = item
+        if line is None:
+            raise EngineDied("the engine's output ended")
+        self.output_lines += 1
+        self.last_output_t = t
+        self.on_output(t, line)
+        if self.trace and not line.startswith(("info depth", "info nodes")) and not re.match(
+                r"\d+ -?\d+ \d+ \d+ ", line):
+            self.trace.write(f"{t - self.started:10.3f}         < {line[:200]}   "
+                             f"{self.model_state()}\n")
+
+    def wait_until(self, done, timeout):
+        """Handles output until done() is true; False on timeout."""
+        deadline = time.monotonic() + timeout
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            item = self.engine.get(min(left, 0.25))
+            if item is not None:
+                self.handle(item)
+        return True
+
+    def check_panics(self):
+        while not self.engine.panics.empty():
+            text = self.engine.panics.get()
+            self.fail("panic", f"stderr: {text}")
+
+    def on_output(self, t, line):
+        raise NotImplementedError
+
+    # ----- failures and measurements -----
+
+    def context_before(self, index, n=20):
+        """The n lines sent up to and including line `index`."""
+        lines = [e for i, e in self.sent_log if i <= index]
+        return lines[-n:]
+
+    def fail(self, kind, message, context=True, at=None):
+        """Records a failure; the context is the last 20 lines sent before it (or before line
+        `at`, the line that should have been answered)."""
+        self.fail_counts[kind] += 1
+        self.fail_by_table[(self.table_class(), kind)] += 1
+        if kind in ("probe-timeout", "hang", "slow-stop", "move-now-timeout") and self.last_hash:
+            message += f" [last hash size asked for: {self.last_hash[0]} at line {self.last_hash[1]}]"
+        if at is None:
+            ctx = list(self.history)
+        else:
+            ctx = self.context_before(at)
+        entry = {"kind": kind, "message": message, "at": self.total_sent if at is None else at,
+                 "context": ctx if context else []}
+        if len(self.failures) < self.args.max_reports or kind in ("crash", "hang", "panic"):
+            self.failures.append(entry)
+        if self.fail_counts[kind] <= 3 or self.args.verbose:
+            self.log(f"FAILURE {kind}: {message} (after line {self.total_sent})")
+            if context and (self.fail_counts[kind] <= 1 or self.args.verbose):
+                for h in entry["context"]:
+                    print(f"    {h}", file=sys.stderr)
+
+    def hash_request(self, text):
+        """Notes a line that asks for a table size (Hash / memory)."""
+        self.last_hash = (text, self.total_sent)
+        m = re.search(r"(\d+)\s*$", text)
+        if m:
+            self.hash_requests.append((self.total_sent, int(m.group(1))))
+
+    def table_class(self):
+        """Whether a table of 1 GiB or more was asked for in the last 300 lines (the engine's
+        own size may differ: refused values keep the old one, huge ones are cut to half the
+        available memory); failures are broken down by it in the summary."""
+        recent = [mb for i, mb in self.hash_requests if i > self.total_sent - 300]
+        if recent and max(recent) >= 1024:
+            return "a table >= 1 GiB asked for in the last 300 lines"
+        if recent:
+            return "only tables < 1 GiB asked for in the last 300 lines"
+        return "no table size asked for in the last 300 lines"
+
+    def note(self, kind, example):
+        self.notes[kind] += 1
+        if kind not in self.note_examples:
+            self.note_examples[kind] = example
+        if self.args.verbose:
+            self.log(f"note {kind}: {example}")
+
+    def measure(self, what, seconds):
+        self.latency[what].append(seconds * 1000)
+
+    # ----- the main loop -----
+
+    def draw_probe_gap(self):
+        every = self.args.probe_every
+        return self.rng.randint(1, 2 * every - 1)
+
+    def run(self):
+        self.start_engine()
+        while self.lines_sent < self.args.lines:
+            try:
+                self.step()
+                self.pump(0)
+                if self.lines_since_probe >= self.next_probe:
+                    self.probe()
+            except EngineDied as died:
+                self.on_died(str(died))
+            self.progress()
+        try:
+            self.finish()
+        except EngineDied as died:
+            self.on_died(str(died), restart=False)
+        self.note_rss()
+        if self.engine is not None:
+            self.engine.kill()
+        if self.stream:
+            self.stream.close()
+
+    def on_died(self, why, restart=True):
+        code = self.engine.proc.poll()
+        if code is None:
+            try:
+                code = self.engine.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                code = None
+        if code is not None:
+            tail = " | ".join(list(self.engine.stderr_tail)[-6:])
+            self.fail("crash", f"{why}; exit status {code}; stderr: {tail or '(empty)'}")
+        if restart:
+            self.restart(why)
+
+    def progress(self):
+        if self.lines_sent >= self.next_progress:
+            self.next_progress += 1000
+            probe = self.latency["probe"]
+            stats = (f"probe p50 {percentile(probe, 50):.1f} ms max {max(probe):.1f} ms"
+                     if probe else "no probes yet")
+            failures = sum(self.fail_counts.values())
+            self.log(f"{self.lines_sent}/{self.args.lines} lines, {self.probes} probes, {stats}, "
+                     f"{failures} failures, {time.monotonic() - self.started:.0f} s")
+
+    def probe_answered(self, t0, done, label):
+        """Waits for a probe's answer; records latency and failures. Returns the time of the
+        answer or raises EngineDied after a hang."""
+        timeout = self.args.ping_timeout
+        if self.wait_until(done, timeout):
+            return True
+        self.fail("probe-timeout", f"{label} not answered within {timeout:.1f} s")
+        seen = self.output_lines
+        if self.wait_until(done, self.args.hang_timeout - timeout):
+            return True
+        alive = self.output_lines - seen
+        since = time.monotonic() - self.last_output_t
+        how = (f"still writing ({alive} lines during the wait, the last {since:.1f} s ago): "
+               f"slow rather than dead" if alive else "silent during the wait")
+        self.fail("hang", f"{label} not answered within {self.args.hang_timeout:.0f} s, "
+                          f"engine {how}; killed and restarted")
+        raise EngineDied(f"{label} unanswered")
+
+    def finish(self):
+        raise NotImplementedError
+
+    def quit(self):
+        t0 = time.monotonic()
+        self.send("quit", count=False)
+        try:
+            code = self.engine.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.fail("exit", "no exit within 5 s of quit")
+            return
+        self.measure("quit->exit", time.monotonic() - t0)
+        if code != 0:
+            self.fail("exit", f"exit status {code} after quit")
+
+    # ----- report -----
+
+    def summary(self):
+        out = []
+        p = self.PROTOCOL
+        elapsed = time.monotonic() - self.started
+        out.append(f"== {p}: {self.lines_sent} lines sent ({self.total_sent} with probes and "
+                   f"set-up), {self.probes} probes, {self.restarts} restarts, {elapsed:.0f} s")
+        for what, values in sorted(self.latency.items()):
+            if values:
+                out.append(f"   {what:<22} n={len(values):<6} median {statistics.median(values):8.1f}"
+                           f" ms  p99 {percentile(values, 99):8.1f} ms  max {max(values):8.1f} ms")
+        out.extend(self.extra_summary())
+        if self.peak_rss:
+            out.append(f"   engine peak RSS {self.peak_rss} MB")
+        if self.fail_counts:
+            kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.fail_counts.items()))
+            out.append(f"   FAILURES: {kinds}")
+            for cls in sorted({c for c, _ in self.fail_by_table}):
+                kinds = ", ".join(f"{k} {n}" for (c, k), n in sorted(self.fail_by_table.items())
+                                  if c == cls)
+                out.append(f"     with {cls}: {kinds}")
+        else:
+            out.append("   failures: none")
+        if self.notes:
+            out.append("   notes (model disagreements, not failures): " + ", ".join(
+                f"{k} {n}" for k, n in sorted(self.notes.items())))
+            for k, example in sorted(self.note_examples.items()):
+                out.append(f"     {k}: {example}")
+        for f in self.failures:
+            out.append(f"   -- {f['kind']} after line {f['at']}: {f['message']}")
+            for h in f["context"]:
+                out.append(f"        {h}")
+        return "\n".join(out)
+
+    def extra_summary(self):
+        return []
+
+
+# ----------------------------------------------------------------------------------------------
+# Option values
+# ----------------------------------------------------------------------------------------------
+
+
+class OptionGen:
+    """Values for the options an engine declares, good and bad."""
+
+    def __init__(self, driver):
+        self.d = driver
+
+    def hash_value(self, refused_only=False):
+        """A table size in MB: mostly small, sometimes up to --max-hash (by default beyond the
+        machine's memory, which the engine must cut down), sometimes invalid. With
+        refused_only, invalid values are only ones the parser refuses (XBoard's `memory`
+        clamps a too large number instead of refusing it)."""
+        r = self.d.rng
+        top = self.d.max_hash
+        x = r.random()
+        if x < 0.4:
+            return str(r.randint(1, min(64, top)))
+        if x < 0.6:
+            return str(r.randint(1, min(1024, top)))
+        if x < 0.72:
+            return str(r.randint(1, min(4096, top)))
+        if x < 0.9:
+            low = min(top, max(1, self.d.mem_available // 4))
+            return str(r.randint(low, top))
+        if x < 0.95:
+            return str(min(top, 1048576))
+        if refused_only:
+            return r.choice(["-1", "99999999999999999999", "lots", "64.5", ""])
+        return r.choice(["0", "-1", "1048577", "99999999999999999999", "lots", "64.5", ""])
+
+    def threads_value(self):
+        r = self.d.rng
+        if r.random() < 0.9:
+            return str(r.randint(1, self.d.args.max_threads))
+        return r.choice(["0", "-3", "257", "many", "2.0", ""])
+
+    def value(self, opt):
+        """A value for opt = {name, type, min, max}."""
+        r = self.d.rng
+        name = opt["name"].lower()
+        if name == "hash":
+            return self.hash_value()
+        if name == "threads":
+            return self.threads_value()
+        kind = opt["type"]
+        if kind == "spin":
+            lo, hi = opt["min"], opt["max"]
+            x = r.random()
+            if x < 0.6:
+                return str(r.randint(lo, min(hi, lo + 8) if name == "multipv" else hi))
+            if x < 0.8:
+                return str(r.choice([lo, hi]))
+            return r.choice([str(lo - 1), str(hi + 1), "x", "", "1.5", "+3", "99999999999999999999"])
+        if kind == "check":
+            return r.choice(["true", "false", "TRUE", "False", "1", "0", "on", "off", "maybe", ""])
+        if kind == "button":
+            return None if r.random() < 0.8 else "x"
+        files = self.d.fixtures.get(name)
+        if files:
+            return r.choice(files)[0]
+        return r.choice(["<empty>", "", "whatever"])
+
+
+# ----------------------------------------------------------------------------------------------
+# Mutations
+# ----------------------------------------------------------------------------------------------
+
+
+def random_junk(rng, n):
+    out = bytearray()
+    while len(out) < n:
+        x = rng.random()
+        if x < 0.45:
+            out += bytes([rng.randint(32, 126)])
+        elif x < 0.55:
+            out += bytes([rng.choice([0, 1, 7, 8, 9, 11, 12, 13, 27, 31, 127])])
+        elif x < 0.7:
+            out += rng.choice(INVALID_UTF8)
+        elif x < 0.85:
+            out += rng.choice(UNICODE_BITS).encode("utf-8")
+        else:
+            out += bytes([rng.randint(128, 255)])
+    return bytes(out).replace(b"\n", b" ")
+
+
+def mutate(rng, line):
+    """A mutated copy of a valid line (bytes)."""
+    tokens = line.split(" ")
+    for _ in range(rng.randint(1, 3)):
+        op = rng.randrange(10)
+        if op == 0 and len(tokens) > 1:
+            del tokens[rng.randrange(len(tokens))]
+        elif op == 1 and len(tokens) > 1:
+            i, j = rng.randrange(len(tokens)), rng.randrange(len(tokens))
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+        elif op == 2:
+            i = rng.randrange(len(tokens))
+            tokens.insert(i, tokens[i])
+        elif op == 3:
+            tokens[rng.randrange(len(tokens))] = rng.choice(SAFE_WORDS)
+        elif op == 4:
+            tokens.insert(rng.randrange(len(tokens) + 1), rng.choice(SAFE_WORDS))
+        elif op == 5:
+            i = rng.randrange(len(tokens))
+            tokens[i] = tokens[i].upper() if rng.random() < 0.5 else tokens[i].capitalize()
+        elif op == 6:
+            i = rng.randrange(len(tokens))
+            t = tokens[i]
+            cut = rng.randrange(len(t) + 1)
+            tokens[i] = t[:cut]
+        elif op == 7:
+            sep = rng.choice(["\t", "  ", "\u00a0", "\u3000", "\x0b", "\r", ""])
+            i = rng.randrange(len(tokens))
+            tokens[i] = tokens[i] + sep
+        elif op == 8:
+            tokens[rng.randrange(len(tokens))] = str(rng.choice(
+                [0, -1, 1, 2**31, 2**32, 2**63, 2**64, -(2**63) - 1, rng.randint(-100, 10**6)]))
+        else:
+            pass
+    raw = " ".join(tokens).encode("utf-8")
+    if rng.random() < 0.25:
+        at = rng.randrange(len(raw) + 1)
+        raw = raw[:at] + random_junk(rng, rng.randint(1, 6)) + raw[at:]
+    if rng.random() < 0.1:
+        raw = rng.choice([b" ", b"\t", b"  "]) + raw
+    if rng.random() < 0.1:
+        raw += b"\r"
+    return raw.replace(b"\n", b" ")
+
+
+# ----------------------------------------------------------------------------------------------
+# UCI
+# ----------------------------------------------------------------------------------------------
+
+
+class Search:
+    """One UCI search the engine started (a `go` without an error reply)."""
+
+    def __init__(self, index, t, board, params, line):
+        self.index = index
+        self.t = t
+        self.board = board
+        self.params = params
+        self.line = line
+        self.trigger_t = None  # first stop/supersession sent after it
+        self.trigger_index = None
+        self.ponderhit_t = None
+        self.bestmove = None
+        self.overrun_reported = False
+
+
+class UciDriver(Driver):
+    PROTOCOL = "uci"
+
+    def reset_state(self):
+        self.window = []  # (index, view, parsed, t) since the last probe
+        self.window_errors = []
+        self.searches = []
+        self.bestmoves = []  # (t, line)
+        self.checked = 0
+        self.readyok_seen = 0
+        self.isready_sent = 0
+        self.board = chess.Board() if chess else None
+        self.chess960 = False
+        self.uciok = False
+        self.reported_count_gap = False
+        self.options = []
+        # generator state (independent of the engine's replies)
+        self.g_fen = None
+        self.g_moves = []
+        self.g_board = chess.Board() if chess else None
+        self.g960 = False
+        self.g_fallback = 0
+
+    def handshake(self):
+        self.uciok = False
+        self.send("uci", count=False)
+        self.wait_until(lambda: self.uciok, 10)
+        if not self.uciok:
+            raise SystemExit("no uciok from the engine")
+        self.probe(count_probe=False)
+
+    def on_output(self, t, line):
+        if line.startswith("bestmove"):
+            self.bestmoves.append((t, line))
+            self.match_bestmoves()
+        elif line == "readyok":
+            self.readyok_seen += 1
+        elif line.startswith("info string error:"):
+            self.window_errors.append(line)
+        elif line == "uciok":
+            self.uciok = True
+        elif line.startswith("option name "):
+            self.parse_option_line(line)
+
+    def parse_option_line(self, line):
+        m = re.match(r"option name (.+?) type (\w+)(.*)", line)
+        if not m:
+            return
+        name, kind, rest = m.group(1), m.group(2), m.group(3)
+        opt = {"name": name, "type": kind}
+        lo = re.search(r" min (-?\d+)", rest)
+        hi = re.search(r" max (-?\d+)", rest)
+        if lo and hi:
+            opt["min"], opt["max"] = int(lo.group(1)), int(hi.group(1))
+        if all(o["name"] != name for o in self.options):
+            self.options.append(opt)
+
+    # ----- model -----
+
+    def after_send(self, view, trusted, t):
+        parsed = uci_parse(view)
+        if parsed[0] == "isready":
+            self.isready_sent += 1
+        if parsed[0] == "setoption" and parsed[1].strip().lower() == "hash":
+            self.hash_request(f"Hash {parsed[2]}")
+        self.window.append((self.total_sent, view, parsed, t))
+
+    def reconcile(self):
+        """Called at a probe's readyok: every line before it has been processed, every error
+        it caused has been read. Replays the window on the model."""
+        errors = self.window_errors
+        ptr = 0
+        norm = lambda s: re.sub("\ufffd+", "\ufffd", s)
+        normed = [norm(e) for e in errors]
+        for index, view, parsed, t in self.window:
+            kind = parsed[0]
+            ok = True
+            if kind in ("position", "go", "setoption", "error"):
+                target = norm(": " + r_trim(view))
+                found = next((j for j in range(ptr, len(normed)) if normed[j].endswith(target)),
+                             None)
+                if found is not None:
+                    ok = False
+                    if found > ptr:
+                        self.note("unattributed-error", errors[ptr])
+                    ptr = found + 1
+                elif kind == "error":
+                    self.note("parsed-ok-expected-error", shown(view.encode()))
+            self.apply(index, view, parsed, t, ok)
+        if ptr < len(errors):
+            self.note("unattributed-error", errors[ptr])
+        self.window = []
+        self.window_errors = []
+        self.match_bestmoves()
+        self.check_counts()
+
+    def apply(self, index, view, parsed, t, ok):
+        kind = parsed[0]
+        running = self.searches[-1] if self.searches else None
+        if kind == "position" and ok:
+            if chess:
+                self.board = board_from(parsed[1], parsed[2], self.chess960)
+                if self.board is None:
+                    self.note("engine-accepted-position-python-chess-refuses", view[:200])
+            if running and running.trigger_t is None:
+                running.trigger_t, running.trigger_index = t, index
+        elif kind == "ucinewgame":
+            if chess:
+                self.board = chess.Board(chess960=self.chess960)
+            if running and running.trigger_t is None:
+                running.trigger_t, running.trigger_index = t, index
+        elif kind == "setoption" and ok and parsed[1].strip().lower() == "uci_chess960":
+            value = (parsed[2] or "").strip().lower()
+            self.chess960 = value in ("true", "1", "on")
+            if self.board is not None:
+                self.board.chess960 = self.chess960
+        elif kind == "go" and ok:
+            if running and running.trigger_t is None:
+                running.trigger_t, running.trigger_index = t, index
+            board = self.board.copy() if self.board is not None else None
+            self.searches.append(Search(index, t, board, parsed[1], view))
+        elif kind == "stop":
+            if running and running.trigger_t is None:
+                running.trigger_t, running.trigger_index = t, index
+        elif kind == "ponderhit":
+            if running and running.params.get("ponder") and running.ponderhit_t is None:
+                running.ponderhit_t = t
+
+    def match_bestmoves(self):
+        while self.checked < min(len(self.bestmoves), len(self.searches)):
+            search = self.searches[self.checked]
+            t, line = self.bestmoves[self.checked]
+            search.bestmove = (t, line)
+            self.check_bestmove(search, t, line)
+            self.checked += 1
+
+    def endless(self, s):
+        """True if the search can only end by stop (or a new command): no limit at all (the
+        clock counts only for the side to move), `infinite`, or a ponder search without a
+        ponderhit."""
+        p = s.params
+        clock = "wtime" if self.white(s) else "btime"
+        limited = any(k in p for k in (clock, "depth", "nodes", "mate", "movetime"))
+        return p["infinite"] or (p["ponder"] and s.ponderhit_t is None) or not limited
+
+    def white(self, s):
+        return s.board is None or s.board.turn == chess.WHITE
+
+    def time_bound(self, s):
+        """Seconds after which a search must have ended by itself, or None."""
+        p = s.params
+        if p["infinite"] or (p["ponder"] and s.ponderhit_t is None):
+            return None, None
+        start = s.ponderhit_t if p["ponder"] else s.t
+        bounds = []
+        if "movetime" in p:
+            bounds.append(p["movetime"] / 1000)
+        clock = p.get("wtime") if self.white(s) else p.get("btime")
+        if clock is not None:
+            inc = p.get("winc" if self.white(s) else "binc") or 0
+            bounds.append(max(0, clock) / 1000 + max(0, inc) / 1000)
+        if not bounds:
+            return None, None
+        return start, min(bounds)
+
+    def check_bestmove(self, s, t, line):
+        words = line.split()
+        if len(words) < 2 or not (MOVE_RE.match(words[1]) or words[1] == "(none)"):
+            self.fail("bad-format", f"{line!r} for `{s.line}`")
+            return
+        ponder = words[3] if len(words) >= 4 and words[2] == "ponder" else None
+        if len(words) not in (2, 4) or (len(words) == 4 and words[2] != "ponder"):
+            self.fail("bad-format", f"{line!r} for `{s.line}`")
+        if s.trigger_t is not None and t >= s.trigger_t:
+            latency = t - s.trigger_t
+            if self.endless(s):
+                self.measure("stop->bestmove", latency)
+                if latency > self.args.ping_timeout:
+                    self.fail("slow-stop", f"bestmove {latency * 1000:.0f} ms after line "
+                                           f"{s.trigger_index} ended the endless `{s.line}` "
+                                           f"(line {s.index})", at=s.trigger_index)
+        start, bound = self.time_bound(s)
+        if bound is not None and (s.trigger_t is None or s.trigger_t > start + bound):
+            self.check_overrun(s, t - start, bound)
+        board = s.board
+        if board is None or chess is None:
+            self.moves_unchecked += 1
+            return
+        legal = list(board.legal_moves)
+        if words[1] == "(none)":
+            if legal:
+                self.fail("illegal-move", f"bestmove (none) with {len(legal)} legal moves in "
+                                          f"{board.fen()} (`{s.line}`)")
+            else:
+                self.moves_checked += 1
+            return
+        mv = parse_move_any(board, words[1]) if MOVE_RE.match(words[1]) else None
+        if mv is None:
+            self.fail("illegal-move", f"{line!r} is not legal in {board.fen()} (`{s.line}`)")
+            return
+        self.moves_checked += 1
+        if s.params["searchmoves"]:
+            allowed = [parse_move_any(board, m) for m in s.params["searchmoves"]]
+            if mv not in allowed:
+                self.fail("illegal-move", f"{line!r} is not among searchmoves in {board.fen()} "
+                                          f"(`{s.line}`)")
+        if ponder is not None:
+            after = board.copy()
+            after.push(mv)
+            if not MOVE_RE.match(ponder) or parse_move_any(after, ponder) is None:
+                self.fail("illegal-move", f"ponder move of {line!r} is not legal after it in "
+                                          f"{board.fen()} (`{s.line}`)")
+
+    moves_checked = 0
+    moves_unchecked = 0
+
+    def check_overrun(self, s, took, bound):
+        slack = 1.0 + 0.25 * bound
+        if took > bound + slack and not s.overrun_reported:
+            s.overrun_reported = True
+            self.fail("overrun", f"`{s.line}` (line {s.index}) took {took:.2f} s, its limit "
+                                 f"allows {bound:.2f} s", at=s.index)
+
+    def check_counts(self):
+        started, got = len(self.searches), len(self.bestmoves)
+        if got > started:
+            self.fail("extra-bestmove", f"{got} bestmoves for {started} searches started")
+            self.bestmoves = self.bestmoves[:started]
+        elif got < started - 1 and not self.reported_count_gap:
+            self.reported_count_gap = True
+            missing = self.searches[got]
+            self.fail("missing-bestmove", f"{started} searches started, {got} bestmoves; the "
+                                          f"first without one: `{missing.line}`")
+        # a time-limited search that is still running long after its limit
+        if self.searches and got < started:
+            s = self.searches[-1]
+            start, bound = self.time_bound(s)
+            if bound is not None and s.trigger_t is None:
+                self.check_overrun(s, time.monotonic() - start, bound)
+
+    # ----- probes -----
+
+    def probe(self, count_probe=True):
+        self.pump(0)
+        target = self.isready_sent + 1
+        t0 = time.monotonic()
+        if self.stream:
+            self.stream.write("P\n")
+        self.send("isready", count=False)
+        self.probe_answered(t0, lambda: self.readyok_seen >= target, "isready")
+        latency = time.monotonic() - t0
+        if count_probe:
+            self.probes += 1
+            self.measure("probe", latency)
+        self.reconcile()
+        self.lines_since_probe = 0
+        self.next_probe = self.draw_probe_gap()
+
+    def finish(self):
+        self.send("stop", count=False)
+        self.probe()
+        self.wait_until(lambda: len(self.bestmoves) >= len(self.searches), 3.0)
+        self.reconcile()
+        started, got = len(self.searches), len(self.bestmoves)
+        if got < started:
+            self.fail("missing-bestmove", f"at the end: {started} searches, {got} bestmoves "
+                                          f"(after stop)", context=False)
+        self.quit()
+
+    def extra_summary(self):
+        return [f"   searches {len(self.searches)} (go's that started one), bestmoves "
+                f"{len(self.bestmoves)} (current engine only); moves checked legal: "
+                f"{self.moves_checked}, unchecked (position unknown): {self.moves_unchecked}"]
+
+    # ----- the generator -----
+
+    def step(self):
+        r = self.rng
+        actions = [
+            ("game_move", 14), ("new_position", 6), ("bad_position", 5), ("go", 14),
+            ("analysis", 4), ("ponder", 3), ("stop", 5), ("ponderhit", 2), ("isready", 2),
+            ("ucinewgame", 4), ("setoption", 10), ("misc", 3), ("empty", 1), ("mutated", 15),
+            ("random_bytes", 4), ("long", 1), ("sleep", 3),
+        ]
+        action = r.choices([a for a, _ in actions], [w for _, w in actions])[0]
+        getattr(self, "gen_" + action)()
+
+    def emit(self, line, mutate_p=0.0):
+        if self.rng.random() < mutate_p:
+            return self.emit_mutated(line)
+        return self.send(line)
+
+    def emit_mutated(self, line):
+        for _ in range(20):
+            raw = mutate(self.rng, line)
+            if uci_parse(engine_view(raw))[0] != "quit":
+                return self.send(raw, trusted=False)
+        return self.send(line)
+
+    def pause(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.55:
+            return
+        self.sleep(r.choice([0.005, 0.02, 0.05, 0.1, 0.2]) if x < 0.95 else r.uniform(0.3, 1.0))
+
+    # positions
+
+    def g_position_line(self, moves=None):
+        moves = self.g_moves if moves is None else moves
+        head = "position startpos" if self.g_fen is None else f"position fen {self.g_fen}"
+        return head + (" moves " + " ".join(moves) if moves else "")
+
+    def g_move_text(self, board, mv):
+        if chess and board.is_castling(mv) and (self.g960 or self.rng.random() < 0.2):
+            return board.uci(mv, chess960=True)  # king takes rook
+        if self.rng.random() < 0.03:
+            return board.san(mv)
+        return board.uci(mv)
+
+    def g_new_game(self):
+        r = self.rng
+        if chess is None:
+            self.g_fallback = r.randrange(len(FALLBACK_GAMES))
+            self.g_fen, self.g_moves = None, []
+            return
+        if self.g960 and r.random() < 0.5:
+            self.g_fen = r.choice(FENS_960)
+        elif r.random() < 0.55:
+            self.g_fen = None
+        else:
+            self.g_fen = r.choice(FENS)
+        self.g_board = chess.Board(self.g_fen, chess960=self.g960) if self.g_fen else chess.Board(
+            chess960=self.g960)
+        self.g_moves = []
+        for _ in range(r.choice([0, 0, 1, 2, 4, 8, 12])):
+            if not self.g_advance():
+                break
+
+    def g_advance(self):
+        """Plays one random legal move in the generator's game."""
+        if chess is None:
+            game = FALLBACK_GAMES[self.g_fallback].split()
+            if len(self.g_moves) >= len(game):
+                return False
+            self.g_moves.append(game[len(self.g_moves)])
+            return True
+        legal = sorted(self.g_board.legal_moves, key=lambda m: m.uci())
+        if not legal or len(self.g_moves) > 200:
+            return False
+        mv = legal[self.rng.randrange(len(legal))]
+        self.g_moves.append(self.g_move_text(self.g_board, mv))
+        self.g_board.push(mv)
+        return True
+
+    def gen_game_move(self):
+        r = self.rng
+        if not self.g_advance() or (r.random() < 0.03):
+            self.g_new_game()
+        if r.random() < 0.3:
+            self.g_advance()
+        self.emit(self.g_position_line(), 0.05)
+        if r.random() < 0.6:
+            self.emit(self.go_clock_line(), 0.05)
+            self.pause()
+
+    def gen_new_position(self):
+        self.g_new_game()
+        self.emit(self.g_position_line(), 0.05)
+
+    def gen_bad_position(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.45:
+            moves = list(self.g_moves)
+            bad = r.choice(NEVER_LEGAL + ["e1g1", "e8g8", "e2e4", "a2a4", "h7h5", "0000"])
+            moves.insert(r.randint(0, len(moves)), bad)
+            line = self.g_position_line(moves)
+        elif x < 0.8:
+            line = "position fen " + r.choice(FENS_BROKEN) + r.choice(["", " moves e2e4", " moves"])
+        else:
+            line = r.choice(["position", "position fen", "position startpos e2e4",
+                             "position moves e2e4", "position startpos moves",
+                             "position startpos moves e2e4 moves e7e5", "position fen moves",
+                             "position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 moves a1a2 c1c2 a2a1"])
+        self.emit(line, 0.1)
+
+    # go
+
+    def go_clock_line(self):
+        r = self.rng
+        parts = ["go"]
+        wt, bt = r.randint(50, 60000), r.randint(50, 60000)
+        if r.random() < 0.05:
+            wt, bt = r.choice([(0, 0), (-50, 1000), (10**12, 10**12), (1, 1)])
+        parts += ["wtime", str(wt), "btime", str(bt)]
+        if r.random() < 0.6:
+            parts += ["winc", str(r.randint(0, 2000)), "binc", str(r.randint(0, 2000))]
+        if r.random() < 0.3:
+            parts += ["movestogo", str(r.randint(1, 40))]
+        return " ".join(parts)
+
+    def go_line(self):
+        r = self.rng
+        kind = r.choices(["depth", "nodes", "movetime", "clock", "mate", "infinite", "ponder",
+                          "searchmoves", "combo", "bare", "bad"],
+                         [12, 8, 12, 12, 3, 5, 4, 5, 6, 2, 8])[0]
+        if kind == "depth":
+            return f"go depth {r.choice([1, 2, 3, 4, 5, 6, 8, 10])}"
+        if kind == "nodes":
+            return f"go nodes {r.choice([1, 10, 1000, 20000, 100000, 300000])}"
+        if kind == "movetime":
+            return f"go movetime {r.choice([0, 1, 10, 50, 100, 250, 500])}"
+        if kind == "clock":
+            return self.go_clock_line()
+        if kind == "mate":
+            return f"go mate {r.randint(1, 4)}" + (" depth 6" if r.random() < 0.7 else "")
+        if kind == "infinite":
+            return "go infinite" + (" " + self.searchmoves_part() if r.random() < 0.2 else "")
+        if kind == "ponder":
+            return "go ponder " + self.go_clock_line()[3:]
+        if kind == "searchmoves":
+            return f"go {self.searchmoves_part()} depth {r.randint(1, 6)}"
+        if kind == "combo":
+            parts = [["wtime", str(r.randint(100, 20000))], ["btime", str(r.randint(100, 20000))],
+                     ["winc", str(r.randint(0, 500))], ["binc", str(r.randint(0, 500))],
+                     ["movestogo", str(r.randint(1, 30))], ["depth", str(r.randint(1, 12))],
+                     ["nodes", str(r.randint(1, 200000))], ["mate", str(r.randint(1, 5))],
+                     ["movetime", str(r.randint(1, 400))]]
+            r.shuffle(parts)
+            words = [w for p in parts[: r.randint(1, len(parts))] for w in p]
+            if r.random() < 0.2:
+                words += [self.searchmoves_part()]
+            return "go " + " ".join(words)
+        if kind == "bare":
+            return "go"
+        return r.choice([
+            "go fast", "go depth", "go depth x", "go depth -3", "go wtime", "go nodes -1",
+            "go movetime 1e3", "go depth 5 wtime", "go searchmoves zz9 depth 2",
+            "go searchmoves e2e5 depth 2", "go mate", "go movestogo -1 wtime 100",
+            "go nodes 18446744073709551616", "go depth 4294967296", "go winc 5 binc x",
+            "go infinite please", "go ponderhit", "go movetime 100 movetime", "go depth 3 depth 4",
+            "go wtime 9223372036854775807 btime 9223372036854775807",
+            "go wtime -9223372036854775808 btime -9223372036854775808 movestogo 1",
+        ])
+
+    def searchmoves_part(self):
+        r = self.rng
+        if chess is None:
+            return "searchmoves e2e4 d2d4"
+        legal = sorted(self.g_board.legal_moves, key=lambda m: m.uci())
+        if not legal:
+            return "searchmoves"
+        pick = [legal[r.randrange(len(legal))] for _ in range(r.randint(1, 3))]
+        return "searchmoves " + " ".join(self.g_move_text(self.g_board, m) for m in pick)
+
+    def gen_go(self):
+        self.emit(self.go_line(), 0.08)
+        self.pause()
+
+    def gen_analysis(self):
+        r = self.rng
+        if r.random() < 0.5:
+            self.emit(self.g_position_line())
+        self.emit("go infinite" + (" " + self.searchmoves_part() if r.random() < 0.2 else ""))
+        self.sleep(r.choice([0.0, 0.01, 0.05, 0.2, 0.5]))
+        self.emit(r.choice(["stop", "stop", "stop", "isready", "ucinewgame",
+                            self.g_position_line(), "go depth 2"]))
+
+    def gen_ponder(self):
+        r = self.rng
+        if chess is not None and r.random() < 0.7:
+            if self.g_advance():
+                self.emit(self.g_position_line())
+        self.emit("go ponder " + self.go_clock_line()[3:])
+        self.sleep(r.choice([0.0, 0.01, 0.05, 0.2]))
+        self.emit(r.choice(["ponderhit", "ponderhit", "stop", self.g_position_line(), "ponderhit"]))
+        if r.random() < 0.4:
+            self.sleep(r.choice([0.05, 0.2]))
+
+    def gen_stop(self):
+        self.emit("stop", 0.1)
+
+    def gen_ponderhit(self):
+        self.emit("ponderhit", 0.1)
+
+    def gen_isready(self):
+        self.emit("isready", 0.1)
+
+    def gen_ucinewgame(self):
+        self.emit("ucinewgame", 0.1)
+        if self.rng.random() < 0.5:
+            self.g_new_game()
+
+    def gen_setoption(self):
+        r = self.rng
+        if not self.options or r.random() < 0.08:
+            line = r.choice(["setoption", "setoption name", "setoption name Contempt value 20",
+                             "setoption Hash 64", "setoption name value 3",
+                             "setoption name Hash value", "setoption name Threads",
+                             "setoption name  Move   Overhead  value  100",
+                             "setoption name hash value 32", "setoption name HASH value 2"])
+            self.emit(line, 0.2)
+            return
+        opt = r.choice(self.options)
+        value = OptionGen(self).value(opt)
+        line = f"setoption name {opt['name']}" + ("" if value is None else f" value {value}")
+        if opt["name"] == "UCI_Chess960" and value in ("true", "false"):
+            self.g960 = value == "true"
+            self.g_new_game()
+        self.emit(line, 0.1)
+
+    def gen_misc(self):
+        self.emit(self.rng.choice(["debug on", "debug off", "debug", "register later",
+                                   "register name Fuzz code 42", "uci", "joho debug on",
+                                   "isready now", "stop stop", "ponderhit x"]), 0.1)
+
+    def gen_empty(self):
+        self.send(self.rng.choice([b"", b" ", b"\t", b"\r", b"  \r", "\u00a0".encode(),
+                                   "\u3000".encode()]))
+
+    def gen_mutated(self):
+        r = self.rng
+        pool = [self.g_position_line(), self.go_line(), "stop", "ponderhit", "isready",
+                "ucinewgame", "debug on", "register later"]
+        if self.options:
+            opt = r.choice(self.options)
+            value = OptionGen(self).value(opt)
+            pool.append(f"setoption name {opt['name']}" + ("" if value is None else f" value {value}"))
+        self.emit_mutated(r.choice(pool))
+
+    def gen_random_bytes(self):
+        r = self.rng
+        raw = random_junk(r, r.randint(1, 200))
+        if uci_parse(engine_view(raw))[0] == "quit":
+            raw = raw.replace(b"quit", b"qu1t")
+        self.send(raw, trusted=False)
+
+    def gen_long(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.3:
+            cycle = ["g1f3", "g8f6", "f3g1", "f6g8"]
+            n = r.choice([200, 5000, 20000])
+            line = "position startpos moves " + " ".join(cycle[i % 4] for i in range(n))
+        elif x < 0.5:
+            line = "setoption name Log File value " + "a" * r.choice([300, 5000, 100000])
+        elif x < 0.7:
+            line = "go " + " ".join(r.choice(["depth 2", "nodes 5", "movetime 1"]) for _ in
+                                    range(r.choice([100, 10000])))
+        elif x < 0.85:
+            line = "position fen " + FENS[0] + " moves" + " e2e4" * 20000
+        else:
+            raw = random_junk(r, r.choice([1000, 70000, 200000]))
+            if uci_parse(engine_view(raw))[0] == "quit":
+                raw = raw.replace(b"quit", b"qu1t")
+            self.send(raw, trusted=False)
+            return
+        self.send(line, trusted=False)
+
+    def gen_sleep(self):
+        self.sleep(self.rng.choice([0.01, 0.05, 0.1, 0.3]))
+
+
+# ----------------------------------------------------------------------------------------------
+# XBoard
+# ----------------------------------------------------------------------------------------------
+
+
+class EditModel:
+    def __init__(self, board):
+        self.squares = {sq: p.symbol() for sq, p in board.piece_map().items()}
+        self.white = True
+        self.side = "w" if board.turn == chess.WHITE else "b"
+        self.fullmove = max(1, board.fullmove_number)
+
+    def apply(self, ec):
+        if ec[0] == "c":
+            self.white = not self.white
+        elif ec[0] == "#":
+            self.squares = {}
+        elif ec[0] == "x":
+            self.squares.pop(chess.parse_square(ec[1]), None)
+        elif ec[0] == "put":
+            letter = ec[1] if self.white else ec[1].lower()
+            self.squares[chess.parse_square(ec[2])] = letter
+
+    def fen(self):
+        rows = []
+        for rank in range(7, -1, -1):
+            row, empty = "", 0
+            for file in range(8):
+                p = self.squares.get(rank * 8 + file)
+                if p:
+                    if empty:
+                        row += str(empty)
+                        empty = 0
+                    row += p
+                else:
+                    empty += 1
+            rows.append(row + (str(empty) if empty else ""))
+        at = lambda sq, p: self.squares.get(sq) == p
+        castling = ("K" if at(4, "K") and at(7, "R") else "") + (
+            "Q" if at(4, "K") and at(0, "R") else "") + (
+            "k" if at(60, "k") and at(63, "r") else "") + ("q" if at(60, "k") and at(56, "r") else "")
+        return f"{'/'.join(rows)} {self.side} {castling or '-'} - 0 {self.fullmove}"
+
+
+class XModel:
+    """What the script believes the XBoard front-end's state is."""
+
+    def __init__(self):
+        self.certain = chess is not None
+        self.board = chess.Board() if chess else None
+        self.chess960 = False
+        self.mode = "force"
+        self.color = None  # engine's colour in play mode
+        self.edit = None
+        self.paused = False
+        self.think = False  # a search for the engine's own move runs: a `move` will come
+        self.think_maybe = False  # a think was aborted by `force`: its move may still come
+
+
+XB_INTERACTING = {
+    "new", "variant", "force", "go", "playother", "white", "black", "usermove", "result",
+    "setboard", "edit", "undo", "remove", "analyze", "pause", "exclude", "include",
+}
+
+
+class XboardDriver(Driver):
+    PROTOCOL = "xboard"
+
+    def reset_state(self):
+        self.m = XModel()
+        self.options = []
+        self.features_done = False
+        self.ping_id = 1000000
+        self.pong_seen = set()
+        self.win_lo = self.win_hi = 0
+        self.win_errors = []
+        self.win_certain = True
+        self.win_lines = []
+        self.move_now_t = None
+        self.last_move_t = 0.0
+        self.verify_pending = False
+        self.racy = False
+
+    moves_checked = 0
+    moves_unchecked = 0
+    moves_seen = 0
+    resyncs = 0
+
+    def handshake(self):
+        self.send("xboard", count=False)
+        self.send("protover 2", count=False)
+        self.wait_until(lambda: self.features_done, 10)
+        if not self.features_done:
+            raise SystemExit("no `feature done=1` from the engine")
+        for line in ("new", "force", "st 0.2", "post"):
+            self.send(line, count=False)
+        self.probe(count_probe=False)
+
+    # ----- output -----
+
+    def on_output(self, t, line):
+        if line.startswith("move "):
+            self.on_move(t, line[5:].strip())
+        elif line.startswith("pong "):
+            self.pong_seen.add(line[5:].strip())
+        elif line.startswith(("Error (", "Illegal move", "tellusererror")):
+            self.win_errors.append(line)
+        elif re.match(r"(1-0|0-1|1/2-1/2) \{", line):
+            self.on_claim(line)
+        elif line.startswith("feature "):
+            for m in re.finditer(r'option="([^"]*)"', line):
+                self.parse_option_feature(m.group(1))
+            if "done=1" in line:
+                self.features_done = True
+
+    def parse_option_feature(self, text):
+        m = re.match(r"(.+?) -(spin|check|button|file|string|combo)(.*)", text)
+        if not m:
+            return
+        opt = {"name": m.group(1), "type": m.group(2)}
+        if opt["type"] == "spin":
+            nums = m.group(3).split()
+            opt["default"], opt["min"], opt["max"] = (int(x) for x in nums[:3])
+        if opt["type"] == "check":
+            opt["default"] = m.group(3).strip()
+        if all(o["name"] != opt["name"] for o in self.options):
+            self.options.append(opt)
+
+    def on_move(self, t, text):
+        self.moves_seen += 1
+        self.last_move_t = t
+        if self.move_now_t is not None:
+            self.measure("?->move", t - self.move_now_t)
+            self.move_now_t = None
+        if not (MOVE_RE.match(text) or text in ("O-O", "O-O-O")):
+            self.fail("bad-format", f"move {text!r}")
+            self.uncertain("bad move format")
+            return
+        m = self.m
+        if not m.certain:
+            self.moves_unchecked += 1
+            m.think = False
+            return
+        if not (m.think or m.think_maybe):
+            self.fail("unexpected-move", f"move {text} while the engine should not be "
+                                         f"thinking (mode {m.mode}, {m.board.fen()})")
+            self.uncertain("unexpected move")
+            return
+        board = m.board
+        mv = None
+        try:
+            mv = board.parse_san(text) if text.startswith("O-") else board.parse_uci(text)
+        except ValueError:
+            mv = None
+        if mv is None or mv == chess.Move.null():
+            self.fail("illegal-move", f"move {text} is not legal in {board.fen()}")
+            self.uncertain("illegal move")
+            return
+        self.moves_checked += 1
+        board.push(mv)
+        m.think = False
+        m.think_maybe = False
+
+    def on_claim(self, line):
+        # Claims come after the engine's own move or after the opponent's move that ended the
+        # game; they carry no position, so they are not matched against the model (a think
+        # the model expects wrongly shows up at the next `?` or probe).
+        pass
+
+    def model_state(self):
+        m = self.m
+        if not m.certain:
+            return "[uncertain]"
+        return (f"[{m.mode}{'' if m.color is None else ('/W' if m.color else '/B')}"
+                f"{' THINK' if m.think else ''}{' maybe' if m.think_maybe else ''}"
+                f"{' paused' if m.paused else ''}{' edit' if m.edit else ''} {m.board.fen()}]")
+
+    def uncertain(self, why):
+        if self.trace:
+            self.trace.write(f"           model uncertain: {why}\n")
+        if self.m.certain:
+            self.m.certain = False
+            self.win_certain = False
+            self.next_probe = min(self.next_probe, self.lines_since_probe + 3)
+
+    # ----- the model -----
+
+    def before_send(self, view, trusted, t):
+        cmd = xb_parse(view)
+        if cmd[0] == "memory" or (cmd[0] == "option" and cmd[1].strip().lower() == "hash"):
+            self.hash_request(f"{cmd[0]} {cmd[-1] if cmd[-1] is not None else '(no value)'}")
+        lo, hi = self.apply(view, trusted)
+        self.win_lo += lo
+        self.win_hi += hi
+        self.win_lines.append((self.total_sent, view, lo, hi))
+        if not self.m.certain:
+            self.win_certain = False
+
+    def abort(self):
+        m = self.m
+        if m.think:
+            # Only `force` may abort a think without a resolution step (see settle()).
+            self.uncertain("a think aborted racily")
+        m.think = False
+
+    def start_due(self):
+        m = self.m
+        if m.paused or m.edit is not None:
+            return
+        if m.mode == "play" and m.color == m.board.turn:
+            if engine_end(m.board) is None:
+                m.think = True
+
+    def new_board(self, fen):
+        return engine_fen_board(fen, self.m.chess960)
+
+    def apply(self, view, trusted):
+        """Applies a line the engine is about to process to the model; returns the range of
+        error replies (Error/Illegal move/tellusererror) it should cause."""
+        m = self.m
+        if not m.certain:
+            return 0, 10**6
+        line = r_trim(view)
+        if m.edit is not None:
+            ec = xb_parse_edit(line)
+            if ec is not None:
+                if ec[0] != ".":
+                    m.edit.apply(ec)
+                    return 0, 0
+                fen = m.edit.fen()
+                m.edit = None
+                board = self.new_board(fen)
+                self.verify_soon()
+                if board is None:
+                    self.start_due()
+                    return 1, 1
+                m.board = board
+                self.start_due()
+                return 0, 0
+            cmd = xb_parse(line)
+            return (0, 0) if cmd[0] in ("ping", "empty", "accepted", "rejected") else (1, 1)
+        cmd = xb_parse(line)
+        name = cmd[0]
+        if name == "error":
+            return 1, 1
+        if name in XB_INTERACTING and m.think and not (name == "force" and self.settling):
+            self.uncertain(f"{name} sent while thinking")
+            return 0, 10**6
+        if name == "new":
+            self.abort()
+            m.chess960 = False
+            m.board = chess.Board()
+            m.edit = None
+            m.paused = False
+            if m.mode != "analyze":
+                m.mode, m.color = "play", chess.BLACK
+            self.start_due()
+        elif name == "variant":
+            if cmd[1] not in ("normal", "fischerandom"):
+                return 1, 1
+            self.abort()
+            m.chess960 = cmd[1] == "fischerandom"
+            m.board.chess960 = m.chess960 or m.board.has_chess960_castling_rights()
+            self.start_due()
+        elif name == "force":
+            if m.think:
+                m.think_maybe = True
+            m.think = False
+            m.mode = "force"
+        elif name == "go":
+            if not m.think:
+                self.abort()
+                m.mode, m.color = "play", m.board.turn
+                self.start_due()
+        elif name == "playother":
+            self.abort()
+            m.mode, m.color = "play", not m.board.turn
+            self.start_due()
+        elif name in ("white", "black"):
+            self.abort()
+            to_move = chess.WHITE if name == "white" else chess.BLACK
+            m.mode, m.color = "play", not to_move
+            if m.board.turn != to_move:
+                fields = m.board.fen().split()
+                fields[1] = "w" if to_move == chess.WHITE else "b"
+                fields[3] = "-"
+                board = self.new_board(" ".join(fields))
+                if board is None:
+                    return 1, 1
+                m.board = board
+        elif name == "usermove":
+            if not trusted:
+                self.verify_soon()  # the engine's move parser may read it differently
+            text = cmd[1]
+            mv = self.xb_parse_user_move(text)
+            if mv is None:
+                return 1, 1
+            if m.mode in ("force", "analyze"):
+                self.abort()
+                m.board.push(mv)
+            elif m.color == m.board.turn:
+                return 1, 1
+            else:
+                self.abort()
+                m.board.push(mv)
+                self.start_due()
+        elif name == "result":
+            self.abort()
+            m.mode = "force"
+        elif name == "setboard":
+            if not trusted:
+                self.verify_soon()
+            board = self.new_board(cmd[1])
+            if board is None:
+                return 1, 1
+            if not m.chess960 and board.has_chess960_castling_rights():
+                return 1, 1
+            self.abort()
+            m.board = board
+            self.start_due()
+        elif name == "edit":
+            self.abort()
+            m.edit = EditModel(m.board)
+        elif name in ("undo", "remove"):
+            plies = 1 if name == "undo" else 2
+            if len(m.board.move_stack) < plies:
+                return 1, 1
+            was_thinking = m.think
+            self.abort()
+            for _ in range(plies):
+                m.board.pop()
+            if plies == 2 and was_thinking:
+                self.start_due()
+        elif name == "analyze":
+            self.abort()
+            m.mode = "analyze"
+        elif name == "exit":
+            if m.mode != "analyze":
+                return 1, 1
+            self.abort()
+            m.mode = "force"
+        elif name == "pause":
+            if not m.paused:
+                self.abort()
+                m.paused = True
+        elif name == "resume":
+            if m.paused:
+                m.paused = False
+                self.start_due()
+        elif name in ("exclude", "include"):
+            if cmd[1] != "all" and parse_move_any(m.board, cmd[1]) is None:
+                return 1, 1
+        elif name == "option":
+            return self.option_errors(cmd[1], cmd[2])
+        return 0, 0
+
+    def verify_soon(self):
+        """The model guessed how the engine takes a line: check it at a probe right away (with
+        `force` first, so that a think the model does not know of cannot hold the pong)."""
+        self.verify_pending = True
+        self.next_probe = min(self.next_probe, self.lines_since_probe)
+
+    def xb_parse_user_move(self, text):
+        board = self.m.board
+        if re.fullmatch(r"[a-h][1-8][a-h][1-8]=[nbrqNBRQ]", text):
+            text = text[:4] + text[5].lower()
+        if re.fullmatch(r"[a-h][1-8][a-h][1-8][NBRQ]", text):
+            text = text[:4] + text[4].lower()
+        if self.m.chess960 and re.fullmatch(r"[a-h][1-8][a-h][1-8]", text):
+            try:
+                mv = board.parse_uci(text)
+            except ValueError:
+                return None
+            # In Chess960 castling is only king-takes-rook or O-O.
+            if board.is_castling(mv) and board.uci(mv, chess960=True) != text:
+                return None
+            return mv
+        if re.fullmatch(r"P[a-h].*", text):
+            text = text[1:]  # the engine's SAN reader takes a pawn move with a P in front
+        return parse_move_any(board, text)
+
+    def option_errors(self, name, value):
+        opt = next((o for o in self.options if o["name"].lower() == name.strip().lower()), None)
+        if opt is None:
+            return 1, 1
+        kind = opt["type"]
+        if kind == "button":
+            return 0, 0
+        if value is None:
+            return 1, 1
+        if kind == "spin":
+            v = r_int(value, *I64)
+            return (0, 0) if v is not None and opt["min"] <= v <= opt["max"] else (1, 1)
+        if kind == "check":
+            return (0, 0) if value.lower() in ("true", "1", "on", "false", "0", "off") else (1, 1)
+        files = dict(self.fixtures.get(opt["name"].lower(), []))
+        if value in files:
+            return (0, 0) if files[value] else (1, 1)
+        return 0, 1
+
+    # ----- probes and settling -----
+
+    settling = False
+
+    def settle(self):
+        """Before a line that would interact with a running think: either `?` and wait for the
+        move, or `force` and a ping (after its pong the think is over either way)."""
+        m = self.m
+        if not (m.certain and m.think):
+            return
+        r = self.rng.random()
+        if r < 0.6:
+            self.move_now()
+        else:
+            self.settling = True
+            try:
+                self.send("force", count=False)
+            finally:
+                self.settling = False
+            self.probe()
+
+    def move_now(self):
+        m = self.m
+        t0 = time.monotonic()
+        self.move_now_t = t0
+        self.send("?", count=False)
+        done = lambda: not m.think or not m.certain
+        if self.wait_until(done, self.args.ping_timeout):
+            return
+        # Still no move: is the engine busy (a pong waits for the move while it thinks), or
+        # does the model expect a think that is not running?
+        self.ping_id += 1
+        n = str(self.ping_id)
+        self.send(f"ping {n}", count=False)
+        self.wait_until(lambda: n in self.pong_seen or done(), self.args.hang_timeout)
+        if done():
+            self.fail("move-now-timeout", f"`?` answered by a move only after "
+                                          f"{(time.monotonic() - t0) * 1000:.0f} ms")
+            return
+        if n in self.pong_seen:
+            self.note("no-think-running", f"pong without a move after `?` in "
+                                          f"{m.board.fen()} (mode {m.mode})")
+            self.move_now_t = None
+            self.uncertain("no think after ?")
+            return
+        self.fail("hang", "no move and no pong within the hang timeout after `?`")
+        raise EngineDied("? unanswered")
+
+    def probe(self, count_probe=True):
+        """`ping N`, timed until `pong N`. While the engine thinks about its own move the pong
+        may wait for the move: the probe is then preceded by `force` or `?` (or, sometimes, it
+        waits up to 3 s for the move and times the pong from the move). If the model is not
+        certain, the probe resyncs the engine first (see resync)."""
+        self.pump(0)
+        m = self.m
+        resyncing = False
+        if chess is None:
+            self.send("force", count=False)  # no model: make sure the pong cannot wait
+        elif not m.certain:
+            self.resync()
+            resyncing = True
+        elif m.think or self.verify_pending:
+            x = self.rng.random()
+            if self.verify_pending or x < 0.4:
+                self.settling = True
+                try:
+                    self.send("force", count=False)
+                finally:
+                    self.settling = False
+            elif x < 0.8:
+                self.move_now()
+        self.ping_id += 1
+        n = str(self.ping_id)
+        if self.stream:
+            self.stream.write("P\n")
+        t0 = time.monotonic()
+        thinking = self.m.certain and self.m.think
+        self.send(f"ping {n}", count=False)
+        if thinking:
+            done_move = lambda: not self.m.think or n in self.pong_seen
+            if not self.wait_until(done_move, 3.0):
+                self.move_now()
+        self.probe_answered(t0, lambda: n in self.pong_seen, f"ping {n}")
+        t_pong = time.monotonic()
+        latency = t_pong - max(t0, self.last_move_t if thinking else 0.0)
+        if count_probe:
+            self.probes += 1
+            self.measure("probe", latency)
+        self.m.think_maybe = False
+        self.lines_since_probe = 0
+        self.next_probe = self.draw_probe_gap()
+        if resyncing:
+            self.m = XModel()  # start position, force mode: certain again
+            self.reset_window()
+        else:
+            self.check_window()
+
+    def reset_window(self):
+        self.win_lo = self.win_hi = 0
+        self.win_errors = []
+        self.win_lines = []
+        self.win_certain = self.m.certain
+        self.verify_pending = False
+
+    def check_window(self):
+        """Compares the error replies read since the last pong with what the model expected;
+        on a mismatch the model is given up and the engine resynced at once."""
+        observed = len(self.win_errors)
+        if self.win_certain and self.m.certain and not (self.win_lo <= observed <= self.win_hi):
+            lines = [f"{i}:{shown(v.encode(), 60)}[{lo}]" for i, v, lo, hi in self.win_lines
+                     if lo or hi]
+            self.note("error-count", f"expected {self.win_lo}..{self.win_hi} error replies, got "
+                                     f"{observed}: {self.win_errors[:4]} for {lines[:6]}")
+            self.uncertain("error count")
+        self.reset_window()
+        if not self.m.certain and chess is not None:
+            self.probe(count_probe=False)
+
+    def resync(self):
+        """Puts the engine into a known state: edit mode ended, analysis left, a new game in
+        force mode. After the next pong the model is certain again."""
+        self.resyncs += 1
+        for line in (".", "exit", "new", "force"):
+            self.send(line, count=False)
+        self.m = XModel()
+        self.m.certain = False  # until the pong
+
+    def finish(self):
+        self.probe()
+        self.quit()
+
+    def extra_summary(self):
+        return [f"   moves played by the engine {self.moves_seen}: checked legal "
+                f"{self.moves_checked}, unchecked (model uncertain) {self.moves_unchecked}; "
+                f"resyncs {self.resyncs}"]
+
+    # ----- the generator -----
+
+    def step(self):
+        m = self.m
+        r = self.rng
+        if m.edit is not None and m.certain:
+            return self.gen_edit_step()
+        think = m.certain and m.think
+        play_opp = m.mode == "play" and m.color is not None and m.board is not None and (
+            m.board.turn != m.color)
+        actions = [
+            ("gui_move", 14 if play_opp else 0), ("user_move", 10 if m.mode != "play" else 2),
+            ("bad_move", 3), ("go", 3), ("playother", 2), ("force", 3), ("new", 2),
+            ("white_black", 1), ("setboard", 3), ("setboard_bad", 2), ("edit", 1.5), ("undo", 2),
+            ("remove", 1.5), ("analyze", 2 if m.mode != "analyze" else 0.2),
+            ("exit", 2 if m.mode == "analyze" else 0.3),
+            ("exclude", 2 if m.mode == "analyze" else 0.4), ("hint", 1), ("bk", 0.5),
+            ("status", 1), ("draw", 0.5), ("result", 1), ("level", 1.5), ("st", 1.5), ("sd", 1),
+            ("nps", 0.4), ("time", 2), ("otim", 2), ("option", 4), ("memory", 2), ("cores", 1),
+            ("egtpath", 0.5), ("misc", 3), ("pause", 0.7), ("resume", 0.7), ("variant", 0.7),
+            ("ping", 1), ("mutated", 15), ("random_bytes", 4), ("long", 1), ("empty", 1),
+            ("sleep", 3), ("wait_move", 6 if think else 0), ("move_now", 2 if think else 0.3),
+        ]
+        action = r.choices([a for a, _ in actions], [w for _, w in actions])[0]
+        if think and action in ("gui_move", "user_move", "bad_move", "go", "playother", "force",
+                                "new", "white_black", "setboard", "setboard_bad", "edit", "undo",
+                                "remove", "analyze", "exclude", "result", "pause", "variant"):
+            if r.random() < 0.03:
+                self.racy = True  # send it anyway: the model gives up until the next resync
+            else:
+                self.settle()
+        getattr(self, "gen_" + action)()
+        self.racy = False
+
+    def emit(self, line, mutate_p=0.0):
+        if self.rng.random() < mutate_p:
+            return self.emit_mutated(line)
+        return self.send(line)
+
+    def emit_mutated(self, line):
+        for _ in range(20):
+            raw = mutate(self.rng, line)
+            view = engine_view(raw)
+            if xb_parse(view)[0] != "quit":
+                # A mutated line that would interact with a running think: settle first.
+                name = xb_parse(view)[0]
+                if name in XB_INTERACTING and self.m.certain and self.m.think:
+                    self.settle()
+                return self.send(raw, trusted=False)
+        return self.send(line)
+
+    def legal_sorted(self):
+        if chess is None or self.m.board is None:
+            return []
+        return sorted(self.m.board.legal_moves, key=lambda mv: mv.uci())
+
+    def move_text(self, mv):
+        r = self.rng
+        board = self.m.board
+        x = r.random()
+        if self.m.chess960 and board.is_castling(mv):
+            return board.uci(mv, chess960=True) if x < 0.5 else board.san(mv).rstrip("+#")
+        if x < 0.2:
+            return board.san(mv)
+        if mv.promotion and x < 0.3:
+            return board.uci(mv)[:4] + "=" + board.uci(mv)[4].upper()
+        return board.uci(mv)
+
+    def random_move_text(self):
+        r = self.rng
+        legal = self.legal_sorted()
+        if not legal:
+            r.random()
+            return r.choice(["e2e4", "e7e5"])
+        return self.move_text(legal[r.randrange(len(legal))])
+
+    def gen_gui_move(self):
+        r = self.rng
+        if r.random() < 0.7:
+            self.emit(f"time {r.randint(10, 6000)}")
+            self.emit(f"otim {r.randint(10, 6000)}")
+        text = self.random_move_text()
+        self.emit(("usermove " if r.random() < 0.7 else "") + text)
+        if self.m.think and r.random() < 0.5:
+            self.gen_wait_move()
+
+    def gen_user_move(self):
+        text = self.random_move_text()
+        self.emit(("usermove " if self.rng.random() < 0.6 else "") + text, 0.05)
+
+    def gen_bad_move(self):
+        r = self.rng
+        text = r.choice(NEVER_LEGAL)
+        if looks_like_move(text) and r.random() < 0.5:
+            self.emit(text)
+        else:
+            self.emit("usermove " + text)
+
+    def gen_go(self):
+        self.emit("go", 0.05)
+
+    def gen_playother(self):
+        self.emit("playother", 0.05)
+
+    def gen_force(self):
+        self.emit("force", 0.05)
+
+    def gen_new(self):
+        self.emit("new", 0.05)
+        if self.rng.random() < 0.5:
+            self.emit(self.rng.choice(["random", "st 0.1", "level 0 0:02 0.05", "sd 4", "post"]))
+
+    def gen_white_black(self):
+        self.emit(self.rng.choice(["white", "black"]))
+
+    def gen_setboard(self):
+        r = self.rng
+        fen = r.choice(FENS_960) if self.m.chess960 and r.random() < 0.6 else r.choice(FENS)
+        self.emit(f"setboard {fen}")
+
+    def gen_setboard_bad(self):
+        r = self.rng
+        fen = r.choice(FENS_BROKEN + ([] if self.m.chess960 else FENS_960[:1]))
+        self.emit(f"setboard {fen}")
+
+    def gen_edit(self):
+        self.emit("edit")
+        self.edit_lines = 0
+
+    edit_lines = 0
+
+    def gen_edit_step(self):
+        r = self.rng
+        self.edit_lines += 1
+        x = r.random()
+        if x < 0.15 or self.edit_lines > 25:
+            self.emit(".")
+            return
+        if x < 0.22:
+            self.emit("#")
+            if r.random() < 0.8:
+                self.emit("Ke1")
+                self.emit("c")
+                self.emit("Ke8")
+                self.emit("c")
+            return
+        if x < 0.32:
+            self.emit("c")
+            return
+        if x < 0.75:
+            piece = r.choice("PNBRQ" * 3 + "K")
+            rank = r.randint(2, 7) if piece == "P" else r.randint(1, 8)
+            self.emit(f"{piece}{'abcdefgh'[r.randrange(8)]}{rank}")
+            return
+        if x < 0.85:
+            self.emit(f"x{'abcdefgh'[r.randrange(8)]}{r.randint(1, 8)}")
+            return
+        if x < 0.95:
+            self.emit(r.choice(["Za4", "Pa9", "new", "force", "go", "e2e4", "pa4", "K", "KKe1"]))
+            return
+        self.emit(f"ping {r.randint(0, 999)}")
+
+    def gen_undo(self):
+        self.emit("undo", 0.05)
+
+    def gen_remove(self):
+        self.emit("remove", 0.05)
+
+    def gen_analyze(self):
+        self.emit("analyze", 0.05)
+        if self.rng.random() < 0.5:
+            self.sleep(self.rng.choice([0.01, 0.1, 0.3]))
+
+    def gen_exit(self):
+        self.emit("exit", 0.05)
+
+    def gen_exclude(self):
+        r = self.rng
+        word = r.choice(["exclude", "include"])
+        arg = "all" if r.random() < 0.25 else (
+            self.random_move_text() if r.random() < 0.8 else r.choice(NEVER_LEGAL))
+        self.emit(f"{word} {arg}")
+
+    def gen_hint(self):
+        self.emit("hint")
+
+    def gen_bk(self):
+        self.emit("bk")
+
+    def gen_status(self):
+        self.emit(".")
+
+    def gen_draw(self):
+        self.emit("draw")
+
+    def gen_result(self):
+        self.emit(self.rng.choice(["result 1-0 {White mates}", "result 0-1", "result 1/2-1/2 {x}",
+                                   "result *", "result 2-0", "result"]))
+
+    def gen_level(self):
+        r = self.rng
+        self.emit(r.choice([
+            f"level {r.choice([0, 40, 1])} {r.choice(['0:02', '0:05', '1', '0.5', '0:10'])} "
+            f"{r.choice(['0', '0.05', '0.1', '1'])}",
+            "level 40 5 0", "level 0 0:30 0", "level 40", "level x 1 0", "level 0 1:xx 0",
+            "level 0 99999999 0", "level 1 0 0",
+        ]), 0.1)
+
+    def gen_st(self):
+        r = self.rng
+        self.emit(f"st {r.choice(['0.05', '0.1', '0.2', '0.5', '1', '0', '2', 'abc', '-1', '1e2'])}",
+                  0.1)
+
+    def gen_sd(self):
+        r = self.rng
+        self.emit(f"sd {r.choice(['1', '2', '4', '6', '8', '0', '200', '-1', 'x'])}", 0.1)
+
+    def gen_nps(self):
+        self.emit(f"nps {self.rng.choice(['0', '1000', '100000', '1', '-5'])}", 0.1)
+
+    def gen_time(self):
+        r = self.rng
+        self.emit(f"time {r.choice([r.randint(0, 30000), -100, 10**12, 'x'])}", 0.05)
+
+    def gen_otim(self):
+        r = self.rng
+        self.emit(f"otim {r.choice([r.randint(0, 30000), -100, 'x'])}", 0.05)
+
+    def gen_option(self):
+        r = self.rng
+        if not self.options or r.random() < 0.1:
+            self.emit(r.choice(["option", "option =5", "option Foo=1", "option UCI_Chess960=1",
+                                "option SyzygyPath=x", "option Hash", "option hash=8",
+                                "option Threads=", "option MultiPV = 2"]), 0.1)
+            return
+        opt = r.choice(self.options)
+        value = OptionGen(self).value(opt)
+        self.emit(f"option {opt['name']}" + ("" if value is None else f"={value}"), 0.05)
+
+    def gen_memory(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.85:
+            value = OptionGen(self).hash_value(refused_only=True)
+            if not re.fullmatch(r"[0-9]+", value):
+                value = str(r.randint(1, 64))
+        else:
+            value = r.choice(["0", "-1", "18446744073709551616", "big"] + (
+                ["18446744073709551615"] if self.max_hash >= 1048576 else []))
+        self.emit(f"memory {value}", 0.05)
+
+    def gen_cores(self):
+        r = self.rng
+        value = str(r.randint(1, self.args.max_threads)) if r.random() < 0.85 else r.choice(
+            ["0", "-1", "99999999999999999999", "x"])
+        self.emit(f"cores {value}", 0.05)
+
+    def gen_egtpath(self):
+        r = self.rng
+        path = r.choice(self.fixtures["syzygypath"])[0] or "nothing"
+        self.emit(r.choice([f"egtpath syzygy {path}", f"egtpath gaviota {path}", "egtpath syzygy",
+                            f"egtpath SYZYGY {path}"]))
+
+    def gen_misc(self):
+        r = self.rng
+        self.emit(r.choice([
+            "post", "nopost", "hard", "easy", "random", "computer", "name Fuzzy Opponent 1.0",
+            "rating 2400 2300", "rating x 1", "ics -", "ics", "xboard", "protover 2", "protover x",
+            "accepted ping", "rejected debug", "accepted", "setscore 100 5", "setscore x",
+            "lift e2", "put e4", "hover a1", "variant crazyhouse", "frobnicate", "uci", "?",
+            "new game", "force now", "usermove", "usermove e2e4 e7e5", "draw please", "bk",
+        ]), 0.05)
+
+    def gen_pause(self):
+        self.emit("pause")
+
+    def gen_resume(self):
+        self.emit("resume")
+
+    def gen_variant(self):
+        self.emit(f"variant {self.rng.choice(['normal', 'fischerandom', 'normal', 'suicide'])}")
+
+    def gen_ping(self):
+        r = self.rng
+        self.emit(f"ping {r.choice([str(r.randint(0, 999999)), '-3', '+7', '0'])}")
+
+    def gen_mutated(self):
+        r = self.rng
+        pool = [self.random_move_text(), "usermove " + self.random_move_text(), "force", "new",
+                "go", "analyze", "exit", "undo", "remove", "?", ".", "hint", "st 0.1", "sd 3",
+                "level 40 0:05 0", "time 500", "otim 500", "memory 64", "cores 1", "post",
+                "setboard " + r.choice(FENS), "edit", "ping 5", "result 1-0", "easy", "hard"]
+        if self.options:
+            opt = r.choice(self.options)
+            value = OptionGen(self).value(opt)
+            pool.append(f"option {opt['name']}" + ("" if value is None else f"={value}"))
+        self.emit_mutated(r.choice(pool))
+
+    def gen_random_bytes(self):
+        r = self.rng
+        raw = random_junk(r, r.randint(1, 200))
+        if xb_parse(engine_view(raw))[0] == "quit":
+            raw = b"x" + raw
+        self.send(raw, trusted=False)
+
+    def gen_long(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.3:
+            line = "name " + "Opponent " * r.choice([100, 10000])
+        elif x < 0.5:
+            line = "setboard " + FENS[0] + " " + "x" * r.choice([1000, 100000])
+        elif x < 0.65:
+            line = "ping " + "9" * r.choice([30, 1000, 70000])
+        elif x < 0.8:
+            line = "option Log File=" + "a" * r.choice([300, 100000])
+        else:
+            raw = random_junk(r, r.choice([1000, 70000, 200000]))
+            if xb_parse(engine_view(raw))[0] == "quit":
+                raw = b"x" + raw
+            self.send(raw, trusted=False)
+            return
+        self.send(line, trusted=line.startswith(("name", "ping")))
+
+    def gen_empty(self):
+        self.send(self.rng.choice([b"", b" ", b"\t", b"\r", b"  \r", "\u00a0".encode()]))
+
+    def gen_sleep(self):
+        self.sleep(self.rng.choice([0.01, 0.05, 0.1, 0.3]))
+
+    def gen_wait_move(self):
+        """What a GUI does: wait for the engine's move (then `?` if it takes long)."""
+        m = self.m
+        limit = self.rng.choice([0.2, 0.5, 1.5])
+        if not self.wait_until(lambda: not m.think or not m.certain, limit):
+            self.move_now()
+
+    def gen_move_now(self):
+        if self.m.certain and self.m.think:
+            self.move_now()
+        else:
+            self.emit("?")
+
+
+# ----------------------------------------------------------------------------------------------
+# main
+# ----------------------------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="See the module docstring (head of this file) for the failure kinds.")
+    parser.add_argument("binary", help="the engine binary")
+    parser.add_argument("--protocol", choices=["uci", "xboard", "both"], default="both")
+    parser.add_argument("--lines", type=int, default=30000, help="lines per protocol")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--max-hash", type=int, default=0,
+                        help="largest Hash / memory value sent, MB (default: twice MemTotal)")
+    parser.add_argument("--max-threads", type=int, default=4,
+                        help="largest Threads / cores value generated (default 4; a mutated "
+                             "line can still ask for more, e.g. `cores 901681`, which the "
+                             "engine clamps to 256)")
+    parser.add_argument("--ping-timeout", type=float, default=1.0,
+                        help="seconds a probe may take before it is a failure (default 1.0)")
+    parser.add_argument("--hang-timeout", type=float, default=20.0,
+                        help="seconds after which the engine counts as hung and is restarted")
+    parser.add_argument("--probe-every", type=int, default=50,
+                        help="mean number of lines between probes (default 50)")
+    parser.add_argument("--max-reports", type=int, default=25,
+                        help="failures reported in full in the summary (default 25)")
+    parser.add_argument("--save-stream", metavar="FILE",
+                        help="write every line sent (hex) and each probe (P) and pause (W) to FILE")
+    parser.add_argument("--keep-tmp", action="store_true",
+                        help="keep the engine's working directory (its log files)")
+    parser.add_argument("--no-chess", action="store_true",
+                        help="do not use python-chess: check moves for their format only")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="write every line sent and read (and the XBoard model's state) to "
+                             "FILE, to debug the script's model")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    args.binary = os.path.abspath(args.binary)
+    if not os.access(args.binary, os.X_OK):
+        parser.error(f"{args.binary} is not an executable")
+    if chess is None:
+        print("python-chess not available: moves are checked for their format only "
+              "(XBoard runs without a position model)", file=sys.stderr)
+    protocols = ["uci", "xboard"] if args.protocol == "both" else [args.protocol]
+    tmp = tempfile.mkdtemp(prefix="betacut-fuzz-")
+    fixtures = make_fixtures(tmp)
+    print(f"protocol_fuzz: {args.binary}, seed {args.seed}, {args.lines} lines per protocol, "
+          f"probe timeout {args.ping_timeout} s, working directory {tmp}", file=sys.stderr)
+    drivers = []
+    try:
+        for p in protocols:
+            driver = UciDriver(args, tmp, fixtures) if p == "uci" else XboardDriver(
+                args, tmp, fixtures)
+            drivers.append(driver)
+            driver.run()
+            print(driver.summary(), flush=True)
+    except KeyboardInterrupt:
+        for d in drivers:
+            if d.engine is not None:
+                d.engine.kill()
+        print("interrupted", file=sys.stderr)
+        for d in drivers:
+            print(d.summary())
+        return 1
+    finally:
+        if not args.keep_tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+    failures = sum(sum(d.fail_counts.values()) for d in drivers)
+    print(f"== total: {sum(d.lines_sent for d in drivers)} lines, "
+          f"{sum(d.probes for d in drivers)} probes, {failures} failures: "
+          f"{'FAIL' if failures else 'ok'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
