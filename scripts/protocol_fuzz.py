@@ -141,15 +141,15 @@ def shown(raw, limit=160):
 
 UCI_COMMANDS = (
     "uci", "debug", "isready", "setoption", "register", "ucinewgame", "position", "go", "stop",
-    "ponderhit", "quit",
+    "ponderhit", "quit", "d", "eval", "bench",
 )
 GO_WORDS = (
     "searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes",
-    "mate", "movetime", "infinite",
+    "mate", "movetime", "infinite", "perft",
 )
 GO_NUMBERS = {
     "wtime": I64, "btime": I64, "winc": I64, "binc": I64, "movestogo": U32, "depth": U32,
-    "nodes": U64, "mate": U32, "movetime": U64,
+    "nodes": U64, "mate": U32, "movetime": U64, "perft": U32,
 }
 
 
@@ -213,31 +213,37 @@ def uci_parse_setoption(line):
 
 
 def uci_parse_go(args):
-    params = {"searchmoves": [], "ponder": False, "infinite": False}
+    """`go` always parses (as the engine does since issue 53): an unknown word or a parameter
+    without a valid number is left out with an error line; the rest starts the search.
+    `go perft N` is the developer command: no search, no bestmove."""
+    params = {"searchmoves": [], "ponder": False, "infinite": False, "ignored": 0}
     i = 0
     while i < len(args):
         word = args[i]
-        used = 2
+        i += 1
         if word == "searchmoves":
             moves = []
-            for t in args[i + 1:]:
+            for t in args[i:]:
                 if t in GO_WORDS:
                     break
                 moves.append(t)
-            used = 1 + len(moves)
+            i += len(moves)
             params["searchmoves"] = moves
         elif word in ("ponder", "infinite"):
             params[word] = True
-            used = 1
         elif word in GO_NUMBERS:
+            text = args[i] if i < len(args) and args[i] not in GO_WORDS else None
+            i += text is not None
             lo, hi = GO_NUMBERS[word]
-            value = r_int(args[i + 1], lo, hi) if i + 1 < len(args) else None
+            value = r_int(text, lo, hi) if text is not None else None
             if value is None:
-                return ("error",)
-            params[word] = value
+                params["ignored"] += 1
+            else:
+                params[word] = value
         else:
-            return ("error",)
-        i += used
+            params["ignored"] += 1
+    if "perft" in params:
+        return ("perft",)
     return ("go", params)
 
 
@@ -583,8 +589,9 @@ def engine_fen_board(fen, chess960):
     return board
 
 
-def board_from(fen, moves, chess960):
-    """The board after a UCI position command, or None if python-chess cannot follow it."""
+def board_from(fen, moves, chess960, partial=False):
+    """The board after a UCI position command, or None if python-chess cannot follow it; with
+    `partial`, the board before the first move it cannot play (as the engine sets it up)."""
     try:
         board = chess.Board(fen, chess960=chess960) if fen else chess.Board(chess960=chess960)
         if fen and not chess960:
@@ -598,7 +605,7 @@ def board_from(fen, moves, chess960):
     for text in moves:
         mv = parse_move_any(board, text)
         if mv is None:
-            return None
+            return board if partial else None
         board.push(mv)
     return board
 
@@ -1334,18 +1341,23 @@ class UciDriver(Driver):
         for index, view, parsed, t in self.window:
             kind = parsed[0]
             ok = True
-            if kind in ("position", "go", "setoption", "error"):
+            error_text = None
+            if kind in ("position", "go", "setoption", "error", "perft"):
                 target = norm(": " + r_trim(view))
                 found = next((j for j in range(ptr, len(normed)) if normed[j].endswith(target)),
                              None)
                 if found is not None:
                     ok = False
+                    error_text = errors[found]
                     if found > ptr:
                         self.note("unattributed-error", errors[ptr])
                     ptr = found + 1
+                    # A `go` may report several things it left out, each on a line of its own.
+                    while ptr < len(normed) and normed[ptr].endswith(target):
+                        ptr += 1
                 elif kind == "error":
                     self.note("parsed-ok-expected-error", shown(view.encode()))
-            self.apply(index, view, parsed, t, ok)
+            self.apply(index, view, parsed, t, ok, error_text)
         if ptr < len(errors):
             self.note("unattributed-error", errors[ptr])
         self.window = []
@@ -1353,14 +1365,21 @@ class UciDriver(Driver):
         self.match_bestmoves()
         self.check_counts()
 
-    def apply(self, index, view, parsed, t, ok):
+    def apply(self, index, view, parsed, t, ok, error_text=None):
         kind = parsed[0]
         running = self.searches[-1] if self.searches else None
-        if kind == "position" and ok:
+        if kind == "position" or (kind == "error" and r_split(view)[:1] == ["position"]):
+            # A good position; one with an illegal move (the engine keeps the moves before
+            # it); or none at all (a bad FEN, a malformed command: `go` then answers
+            # `bestmove (none)`, which the model leaves unchecked).
             if chess:
-                self.board = board_from(parsed[1], parsed[2], self.chess960)
-                if self.board is None:
-                    self.note("engine-accepted-position-python-chess-refuses", view[:200])
+                partial = kind == "position" and (ok or "position before it" in (error_text or ""))
+                if partial:
+                    self.board = board_from(parsed[1], parsed[2], self.chess960, partial=not ok)
+                    if self.board is None and ok:
+                        self.note("engine-accepted-position-python-chess-refuses", view[:200])
+                else:
+                    self.board = None
             if running and running.trigger_t is None:
                 running.trigger_t, running.trigger_index = t, index
         elif kind == "ucinewgame":
@@ -1373,7 +1392,7 @@ class UciDriver(Driver):
             self.chess960 = value in ("true", "1", "on")
             if self.board is not None:
                 self.board.chess960 = self.chess960
-        elif kind == "go" and ok:
+        elif kind == "go":
             if running and running.trigger_t is None:
                 running.trigger_t, running.trigger_index = t, index
             board = self.board.copy() if self.board is not None else None
@@ -1398,8 +1417,8 @@ class UciDriver(Driver):
         clock counts only for the side to move), `infinite`, or a ponder search without a
         ponderhit."""
         p = s.params
-        clock = "wtime" if self.white(s) else "btime"
-        limited = any(k in p for k in (clock, "depth", "nodes", "mate", "movetime"))
+        # A clock for either side makes a timed search (the side to move's missing time is 0).
+        limited = any(k in p for k in ("wtime", "btime", "depth", "nodes", "mate", "movetime"))
         return p["infinite"] or (p["ponder"] and s.ponderhit_t is None) or not limited
 
     def white(self, s):
@@ -1415,9 +1434,9 @@ class UciDriver(Driver):
         if "movetime" in p:
             bounds.append(p["movetime"] / 1000)
         clock = p.get("wtime") if self.white(s) else p.get("btime")
-        if clock is not None:
+        if clock is not None or "wtime" in p or "btime" in p:
             inc = p.get("winc" if self.white(s) else "binc") or 0
-            bounds.append(max(0, clock) / 1000 + max(0, inc) / 1000)
+            bounds.append(max(0, clock or 0) / 1000 + max(0, inc) / 1000)
         if not bounds:
             return None, None
         return start, min(bounds)
@@ -1459,8 +1478,9 @@ class UciDriver(Driver):
             return
         self.moves_checked += 1
         if s.params["searchmoves"]:
-            allowed = [parse_move_any(board, m) for m in s.params["searchmoves"]]
-            if mv not in allowed:
+            # Names that are no legal move are skipped; with none left, every move is searched.
+            allowed = [m for m in (parse_move_any(board, m) for m in s.params["searchmoves"]) if m]
+            if allowed and mv not in allowed:
                 self.fail("illegal-move", f"{line!r} is not among searchmoves in {board.fen()} "
                                           f"(`{s.line}`)")
         if ponder is not None:

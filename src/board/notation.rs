@@ -134,10 +134,13 @@ impl Position {
         let to = Square::parse(&dest).ok_or_else(malformed)?;
         let mut from_file = None;
         let mut from_rank = None;
+        // At most one file and one rank before the destination (`Nbd7`, `R1e2`, `Qh4e1`).
         for &c in &chars[..chars.len() - 2] {
             match c {
-                'a'..='h' => from_file = Some(c as u8 - b'a'),
-                '1'..='8' => from_rank = Some(c as u8 - b'1'),
+                'a'..='h' if from_file.is_none() && from_rank.is_none() => {
+                    from_file = Some(c as u8 - b'a')
+                }
+                '1'..='8' if from_rank.is_none() => from_rank = Some(c as u8 - b'1'),
                 'x' | ':' | '-' => {}
                 _ => return Err(malformed()),
             }
@@ -276,6 +279,20 @@ mod tests {
             p.parse_move("zz"),
             Err(MoveParseError::Malformed(_))
         ));
+        // Six characters that are no move: not read as the SAN of their last square.
+        let mut after = p.clone();
+        after.make_move(p.parse_move("e2e4").unwrap_or(Move::NONE));
+        after.make_move(after.parse_move("h7h6").unwrap_or(Move::NONE));
+        for junk in ["e2e4e5", "d2e4e5", "a1e4e5", "ee4e5", "44e5"] {
+            assert!(
+                matches!(after.parse_move(junk), Err(MoveParseError::Malformed(_))),
+                "{junk}"
+            );
+        }
+        // A full-square disambiguation stays legal SAN.
+        let queens = pos("4k3/8/8/8/7Q/8/8/4K2Q w - - 0 1");
+        let qh4e4 = queens.parse_move("Qh4e4");
+        assert!(qh4e4.is_ok_and(|m| m.from() == Square::new(7, 3)));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::board::{Move, Position};
 use crate::eval::nnue::Network;
 use crate::tb::Tablebases;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 pub use super::tt::{Bound, TableAllocError};
@@ -322,12 +322,24 @@ impl Searcher {
         };
 
         let (main, helpers) = self.workers.split_at_mut(1);
+        let finished = (Mutex::new(false), Condvar::new());
         std::thread::scope(|scope| {
             for helper in helpers.iter_mut() {
                 let shared = &shared;
                 scope.spawn(move || helper.iterate(shared));
             }
+            // The hard time limit is also kept by a watchdog, which ends the search even when
+            // its nodes are slow (the page faults of a fresh table) and the search's own look
+            // at the clock, every few thousand nodes, comes late.
+            let timed = !limits.infinite && limits.nps.is_none();
+            if let Some(hard) = shared.budget.filter(|_| timed).map(|b| b.hard) {
+                let (abort, finished) = (&abort, &finished);
+                scope.spawn(move || watchdog(control, abort, hard, finished));
+            }
             main[0].iterate(&shared);
+            let (done, wake) = &finished;
+            *done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            wake.notify_all();
         });
 
         let nodes = shared.total_nodes();
@@ -394,5 +406,33 @@ impl Searcher {
         after.make_move(mv);
         let reply = self.tt.probe(after.key())?.mv;
         after.is_legal(reply).then_some(reply)
+    }
+}
+
+/// Ends the search (through `abort`) once `hard` has passed on its clock (which starts at the
+/// ponder hit for a ponder search), unless `finished` says it ended first. Wakes at least every
+/// 50 ms, and every 5 ms while pondering, to follow the clock.
+fn watchdog(
+    control: &SearchControl,
+    abort: &AtomicBool,
+    hard: Duration,
+    finished: &(Mutex<bool>, Condvar),
+) {
+    let (done, wake) = finished;
+    let mut ended = done.lock().unwrap_or_else(|e| e.into_inner());
+    while !*ended {
+        let wait = if control.is_pondering() {
+            Duration::from_millis(5)
+        } else {
+            let left = hard.saturating_sub(control.clock_start().elapsed());
+            if left.is_zero() {
+                abort.store(true, std::sync::atomic::Ordering::Relaxed);
+                return;
+            }
+            left.min(Duration::from_millis(50))
+        };
+        ended = wake
+            .wait_timeout(ended, wait)
+            .map_or_else(|e| e.into_inner().0, |(guard, _)| guard);
     }
 }
