@@ -1338,14 +1338,26 @@ class UciDriver(Driver):
         ptr = 0
         norm = lambda s: re.sub("\ufffd+", "\ufffd", s)
         normed = [norm(e) for e in errors]
-        for index, view, parsed, t in self.window:
+        kinds = ("position", "go", "setoption", "error", "perft")
+        targets = [norm(": " + r_trim(view)) if parsed[0] in kinds else None
+                   for _, view, parsed, _ in self.window]
+        for at, (index, view, parsed, t) in enumerate(self.window):
             kind = parsed[0]
             ok = True
             error_text = None
-            if kind in ("position", "go", "setoption", "error", "perft"):
-                target = norm(": " + r_trim(view))
-                found = next((j for j in range(ptr, len(normed)) if normed[j].endswith(target)),
-                             None)
+            if kind in kinds:
+                target = targets[at]
+                later = [x for x in targets[at + 1:] if x is not None and x != target]
+                # The engine answers in order: an error of a later line ends the search, so
+                # that a line without an error never takes one of an identical later line
+                # (`go infinite` twice, the second after a bad FEN).
+                found = None
+                for j in range(ptr, len(normed)):
+                    if normed[j].endswith(target):
+                        found = j
+                        break
+                    if any(normed[j].endswith(x) for x in later):
+                        break
                 if found is not None:
                     ok = False
                     error_text = errors[found]
@@ -2075,7 +2087,9 @@ class XboardDriver(Driver):
                 board = self.new_board(fen)
                 self.verify_soon()
                 if board is None:
-                    self.start_due()
+                    # No position now (force mode, moves and searches refused until a new
+                    # one): not modelled, so the model resyncs.
+                    self.uncertain("edit refused: the engine has no position")
                     return 1, 1
                 m.board = board
                 self.start_due()
@@ -2154,9 +2168,10 @@ class XboardDriver(Driver):
             if not trusted:
                 self.verify_soon()
             board = self.new_board(cmd[1])
-            if board is None:
-                return 1, 1
-            if not m.chess960 and board.has_chess960_castling_rights():
+            if board is None or (not m.chess960 and board.has_chess960_castling_rights()):
+                # No position now (force mode, moves and searches refused until a new one):
+                # not modelled, so the model resyncs.
+                self.uncertain("setboard refused: the engine has no position")
                 return 1, 1
             self.abort()
             m.board = board

@@ -546,6 +546,15 @@ fn a_position_that_describes_none_leaves_no_position_to_search() {
         let error = engine.expect_error("go without a position");
         assert!(error.contains("no position to search"), "{error}");
         assert_eq!(engine.expect_bestmove().0, "bestmove (none)", "after {bad}");
+        // Nor do the developer commands show the position before the bad one.
+        for command in ["d", "eval", "go perft 1"] {
+            engine.send(command);
+            let error = engine.expect_error(command);
+            assert!(
+                error.contains("no position"),
+                "{command} after {bad}: {error}"
+            );
+        }
     }
     // A good position brings the engine back.
     engine.send("position startpos moves g1f3");

@@ -379,7 +379,7 @@ fn a_refused_position_leaves_the_engine_without_one() {
         engine.send("st 0.2");
         engine.send("go");
         let lines = engine.expect_line(&format!(
-            "Error (no position: the last position was refused: {reason}): search"
+            "Error (no position: the last position was refused: {reason}): go"
         ));
         assert!(lines.is_empty(), "{lines:?}");
         engine.send("analyze");
@@ -387,7 +387,21 @@ fn a_refused_position_leaves_the_engine_without_one() {
         engine.send("exit");
         assert!(!engine.sync().iter().any(|l| l.starts_with("move")));
     }
-    // A good position brings it back.
+    // Nor does `playother` choose a side by the old position.
+    engine.send("playother");
+    engine.expect_line(
+        "Error (no position: the last position was refused: white king is missing): playother",
+    );
+    // A good position brings it back, still in force mode: no side was chosen (Betacut
+    // 1.0.0 before this test let `playother` pick White from the old board and then
+    // thought for White after the next `setboard`, refusing White's move from the GUI).
+    engine.send("setboard 7k/8/8/8/8/8/8/KR6 w - - 0 1");
+    engine.send("b1b2");
+    engine.send("st 0.2");
+    assert!(!engine
+        .sync()
+        .iter()
+        .any(|l| l.starts_with("move") || is_error(l)));
     engine.send("setboard 7k/8/8/8/8/8/8/KR6 w - - 0 1");
     engine.send("go");
     let mv = engine.expect_move();
@@ -767,7 +781,7 @@ fn edit_mode_sets_up_positions() {
     engine.expect_line("tellusererror Illegal position: black king is missing");
     engine.send("go");
     engine.expect_line(
-        "Error (no position: the last position was refused: black king is missing): search",
+        "Error (no position: the last position was refused: black king is missing): go",
     );
     engine.send("edit");
     engine.send("#");

@@ -191,6 +191,18 @@ impl Uci {
         Flow::Continue
     }
 
+    /// True if the last `position` described one; otherwise says why `line` has none to
+    /// work on (`d`, `eval` and `go perft` must not show the position before a bad one).
+    fn has_position(&self, line: &str) -> bool {
+        match &self.no_position {
+            Some(why) => {
+                self.error(&format!("no position: {why}"), line);
+                false
+            }
+            None => true,
+        }
+    }
+
     /// True if no search runs; otherwise says that `line` must wait for the end of it.
     fn idle_for(&self, line: &str) -> bool {
         let idle = !self.engine.is_searching();
@@ -202,7 +214,7 @@ impl Uci {
 
     /// Prints the lines of a developer command, when no search runs.
     fn developer(&self, line: &str, lines: impl Fn(&Engine) -> Vec<String>) {
-        if self.idle_for(line) {
+        if self.idle_for(line) && self.has_position(line) {
             for text in lines(&self.engine) {
                 self.out.line(&text);
             }
@@ -303,7 +315,7 @@ impl Uci {
             self.error(&format!("{reason}; ignored"), line);
         }
         if let Some(depth) = params.perft {
-            if self.idle_for(line) {
+            if self.idle_for(line) && self.has_position(line) {
                 for text in self.engine.perft_lines(depth) {
                     self.out.line(&text);
                 }

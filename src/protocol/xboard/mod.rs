@@ -327,8 +327,15 @@ impl Xboard {
                 self.abort_search();
                 self.mode = Mode::Force;
             }
-            Command::Go => self.go(),
+            Command::Go => {
+                if !self.refused_without_position(line) {
+                    self.go();
+                }
+            }
             Command::PlayOther => {
+                if self.refused_without_position(line) {
+                    return Flow::Continue;
+                }
                 self.abort_search();
                 self.mode = Mode::Playing {
                     engine: !self.engine.game().side_to_move(),
@@ -475,6 +482,19 @@ impl Xboard {
         self.engine.set_chess960(chess960);
         self.position_changed();
         self.start_due_search();
+    }
+
+    /// True (and said) when no position is set up: `go` and `playother` choose the engine's
+    /// side by the side to move, so without a position they would leave it playing a side
+    /// chosen by the position before the refused one; the engine stays in force mode instead.
+    fn refused_without_position(&self, line: &str) -> bool {
+        match &self.no_position {
+            Some(why) => {
+                self.error(&format!("no position: {why}"), line);
+                true
+            }
+            None => false,
+        }
     }
 
     fn go(&mut self) {
