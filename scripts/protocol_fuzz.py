@@ -552,7 +552,12 @@ def parse_move_any(board, text):
     if text in ("0000", "@@@@", "--", "Z0"):
         return None  # null moves: python-chess reads them, the engine refuses them
     try:
-        return board.parse_uci(text) or None
+        mv = board.parse_uci(text)
+        # In Chess960 python-chess also reads the king's two-square step (e1g1) as castling;
+        # the engine, as Stockfish, takes only king-takes-rook there.
+        if mv and board.chess960 and board.is_castling(mv) and board.uci(mv) != text:
+            return None
+        return mv or None
     except ValueError:
         pass
     try:
