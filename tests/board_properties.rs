@@ -609,6 +609,14 @@ fn check_incremental_state(pos: &mut Position) -> Result<(), String> {
             pos.pawn_key(),
             pos.compute_pawn_key()
         );
+        for color in [Color::White, Color::Black] {
+            ensure!(
+                pos.non_pawn_key(color) == pos.compute_non_pawn_key(color),
+                "{after}: {color:?} non-pawn key {:016x}, from scratch {:016x}",
+                pos.non_pawn_key(color),
+                pos.compute_non_pawn_key(color)
+            );
+        }
         ensure!(
             pos.checkers() == pos.compute_checkers(),
             "{after}: checkers {:?}, from scratch {:?}",

@@ -17,6 +17,9 @@ pub struct State {
     pub key: u64,
     /// Zobrist key of the pawns alone (for the pawn hash table).
     pub pawn_key: u64,
+    /// Zobrist keys of each side's pieces other than pawns, kings included (for the search's
+    /// correction history), by colour.
+    pub non_pawn_keys: [u64; 2],
     /// Pieces of the side not to move that give check.
     pub checkers: Bitboard,
     /// Castling rights: bit 1 white short, 2 white long, 4 black short, 8 black long.
@@ -66,6 +69,7 @@ impl Position {
             state: State {
                 key: 0,
                 pawn_key: 0,
+                non_pawn_keys: [0; 2],
                 checkers: Bitboard::EMPTY,
                 castling: 0,
                 en_passant: None,
@@ -156,6 +160,12 @@ impl Position {
     #[inline]
     pub fn pawn_key(&self) -> u64 {
         self.state.pawn_key
+    }
+
+    /// Zobrist key of `color`'s pieces other than pawns (kings included).
+    #[inline]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.state.non_pawn_keys[color.index()]
     }
 
     /// What the move that led to this position changed on the board (empty after a null move
@@ -398,6 +408,7 @@ impl Position {
     pub(crate) fn setup_finish(&mut self) {
         self.state.key = self.compute_key();
         self.state.pawn_key = self.compute_pawn_key();
+        self.state.non_pawn_keys = Color::ALL.map(|c| self.compute_non_pawn_key(c));
         self.state.changes = BoardChanges::NONE;
         self.state.checkers = self.compute_checkers();
         self.state.captured = None;
@@ -431,6 +442,21 @@ impl Position {
             let pawn = Piece::new(color, PieceKind::Pawn);
             for sq in self.pieces_of(color, PieceKind::Pawn) {
                 key ^= zobrist::piece_key(pawn, sq);
+            }
+        }
+        key
+    }
+
+    /// The key of `color`'s pieces other than pawns, computed from scratch.
+    pub fn compute_non_pawn_key(&self, color: Color) -> u64 {
+        let mut key = 0;
+        for kind in PieceKind::ALL {
+            if kind == PieceKind::Pawn {
+                continue;
+            }
+            let piece = Piece::new(color, kind);
+            for sq in self.pieces_of(color, kind) {
+                key ^= zobrist::piece_key(piece, sq);
             }
         }
         key
@@ -481,10 +507,12 @@ impl Position {
                 self.take_piece(rook, to);
                 self.put_piece(moving, king_to);
                 self.put_piece(rook, rook_to);
-                key ^= zobrist::piece_key(moving, from)
+                let castled = zobrist::piece_key(moving, from)
                     ^ zobrist::piece_key(moving, king_to)
                     ^ zobrist::piece_key(rook, to)
                     ^ zobrist::piece_key(rook, rook_to);
+                key ^= castled;
+                self.state.non_pawn_keys[us.index()] ^= castled;
                 changes.moved(moving, from, king_to);
                 changes.moved(rook, to, rook_to);
             }
@@ -506,6 +534,8 @@ impl Position {
                     changes.removed(captured, to);
                     if captured.kind == PieceKind::Pawn {
                         self.state.pawn_key ^= ck;
+                    } else {
+                        self.state.non_pawn_keys[them.index()] ^= ck;
                     }
                     self.state.captured = Some(captured);
                     self.state.halfmove_clock = 0;
@@ -515,8 +545,10 @@ impl Position {
                     self.take_piece(moving, from);
                     self.put_piece(new_piece, to);
                     let pk = zobrist::piece_key(moving, from);
-                    key ^= pk ^ zobrist::piece_key(new_piece, to);
+                    let nk = zobrist::piece_key(new_piece, to);
+                    key ^= pk ^ nk;
                     self.state.pawn_key ^= pk;
+                    self.state.non_pawn_keys[us.index()] ^= nk;
                     changes.removed(moving, from);
                     changes.added(new_piece, to);
                 } else {
@@ -526,6 +558,8 @@ impl Position {
                     changes.moved(moving, from, to);
                     if moving.kind == PieceKind::Pawn {
                         self.state.pawn_key ^= mk;
+                    } else {
+                        self.state.non_pawn_keys[us.index()] ^= mk;
                     }
                 }
                 if moving.kind == PieceKind::Pawn {

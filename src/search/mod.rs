@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod control;
+pub mod correction;
 pub mod history;
 pub mod limits;
 pub mod picker;

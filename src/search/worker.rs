@@ -2,6 +2,7 @@
 //! variation search, with quiescence search at the leaves.
 
 use super::control::SearchControl;
+use super::correction::CorrectionHistory;
 use super::history::{history_bonus, History};
 use super::limits::SearchLimits;
 use super::picker::{is_noisy, MovePicker};
@@ -92,6 +93,8 @@ pub(crate) struct Worker {
     pub id: usize,
     pub pos: Position,
     pub history: History,
+    /// What the search taught about the static evaluation's misses (see [`CorrectionHistory`]).
+    correction: CorrectionHistory,
     /// The static evaluation with its running state along the searched line and its caches.
     pub evaluator: Evaluator,
     pub nodes: u64,
@@ -154,6 +157,7 @@ impl Worker {
             id,
             pos: Position::startpos(),
             history: History::new(),
+            correction: CorrectionHistory::new(),
             evaluator: Evaluator::new(),
             nodes: 0,
             seldepth: 0,
@@ -177,6 +181,7 @@ impl Worker {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
         self.evaluator.clear();
     }
 
@@ -475,6 +480,13 @@ impl Worker {
         }
     }
 
+    /// A static evaluation corrected by the correction history (never a decisive score).
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        let bound = score::TB_WIN_BOUND - 1;
+        (raw + self.correction.correction(&self.pos)).clamp(-bound, bound)
+    }
+
     fn is_draw(&self) -> bool {
         self.pos.is_repetition()
             || self.pos.is_fifty_move_draw()
@@ -611,30 +623,34 @@ impl Worker {
             }
         }
 
-        // Static evaluation, refined by the table's score when its bound points the right way.
-        let eval = if in_check {
-            NO_EVAL
+        // Static evaluation (as stored in the table: uncorrected), corrected by what the search
+        // learnt of its misses, then refined by the table's score when its bound points the
+        // right way.
+        let (raw_eval, static_eval, eval) = if in_check {
+            (NO_EVAL, NO_EVAL, NO_EVAL)
         } else {
             let raw = match entry {
                 Some(e) if e.eval != NO_EVAL && e.eval.abs() < MATE_BOUND => e.eval,
                 _ => self.static_eval(sh),
             };
-            match entry {
+            let corrected = self.corrected(raw);
+            let refined = match entry {
                 Some(e) => {
                     let tt_score = score::from_table(e.score, ply);
                     let better = match e.bound {
                         Bound::Exact => true,
-                        Bound::Lower => tt_score > raw,
-                        Bound::Upper => tt_score < raw,
+                        Bound::Lower => tt_score > corrected,
+                        Bound::Upper => tt_score < corrected,
                     };
                     if better && !score::is_decisive(tt_score) {
                         tt_score
                     } else {
-                        raw
+                        corrected
                     }
                 }
-                None => raw,
-            }
+                None => corrected,
+            };
+            (raw, corrected, refined)
         };
         self.stack[ply].eval = eval;
         let improving = !in_check
@@ -926,11 +942,26 @@ impl Worker {
             }
         }
         // A verification search, or a MultiPV line that left better root moves out, must not
-        // take the node's table entry.
+        // take the node's table entry, nor teach the correction history.
         if !excluded.is_none() || (root && !self.root_excluded.is_empty()) {
             return best_score;
         }
-        let stored_eval = if in_check { NO_EVAL } else { eval };
+        // The search's verdict on a quiet position corrects later static evaluations, when it
+        // says more than its bound: a fail high above the evaluation, a fail low below it.
+        let says_more = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > static_eval,
+            Bound::Upper => best_score < static_eval,
+        };
+        if !in_check
+            && says_more
+            && (best_move.is_none() || !is_noisy(&self.pos, best_move))
+            && !score::is_decisive(best_score)
+        {
+            self.correction
+                .update(&self.pos, depth, best_score, static_eval);
+        }
+        let stored_eval = raw_eval;
         sh.tt.store(
             key,
             best_move,
@@ -973,13 +1004,18 @@ impl Worker {
             }
         }
 
-        let stand_pat = if in_check {
+        let raw_eval = if in_check {
             NO_EVAL
         } else {
             match entry {
                 Some(e) if e.eval != NO_EVAL && e.eval.abs() < MATE_BOUND => e.eval,
                 _ => self.static_eval(sh),
             }
+        };
+        let stand_pat = if in_check {
+            NO_EVAL
+        } else {
+            self.corrected(raw_eval)
         };
         let mut best_score = if in_check {
             -MATE + ply as i32
@@ -993,7 +1029,7 @@ impl Worker {
                         key,
                         Move::NONE,
                         score::to_table(stand_pat, ply),
-                        stand_pat,
+                        raw_eval,
                         0,
                         Bound::Lower,
                     );
@@ -1045,7 +1081,7 @@ impl Worker {
             key,
             best_move,
             score::to_table(best_score, ply),
-            if in_check { NO_EVAL } else { stand_pat },
+            raw_eval,
             0,
             bound,
         );
