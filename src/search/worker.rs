@@ -3,9 +3,9 @@
 
 use super::control::SearchControl;
 use super::correction::CorrectionHistory;
-use super::history::{history_bonus, History};
+use super::history::{history_bonus, ContinuationRows, History, CONTINUATION_PLIES};
 use super::limits::SearchLimits;
-use super::picker::{is_noisy, MovePicker};
+use super::picker::{captured_kind, is_noisy, MovePicker};
 use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::{gain_of, see_ge};
 use super::tablebases::SearchTablebases;
@@ -480,6 +480,17 @@ impl Worker {
         }
     }
 
+    /// The continuation rows of the moves one, two and four plies before `ply` (none across
+    /// a null move or before the root).
+    #[inline]
+    fn continuation_rows(&self, ply: usize) -> ContinuationRows {
+        CONTINUATION_PLIES.map(|back| {
+            let frame = self.stack[ply.checked_sub(back)?];
+            let piece = frame.piece?;
+            (!frame.mv.is_none()).then(|| History::continuation_row(piece, frame.mv.to()))
+        })
+    }
+
     /// A static evaluation corrected by the correction history (never a decisive score).
     #[inline]
     fn corrected(&self, raw: i32) -> i32 {
@@ -599,9 +610,23 @@ impl Worker {
         } else {
             tt_move
         };
+        let rows = self.continuation_rows(ply);
         // A verification search (with a move left out) must not take the full node's score.
         if !pv_node && excluded.is_none() {
             if let Some(score) = entry.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
+                // A quiet hash move that cuts again earns its history as a searched one would.
+                if score >= beta && !tt_move.is_none() && !is_noisy(&self.pos, tt_move) {
+                    if let Some(piece) = self.pos.piece_at(tt_move.from()) {
+                        let us = self.pos.side_to_move();
+                        self.history.update_quiet_after(
+                            us,
+                            piece,
+                            tt_move,
+                            &rows,
+                            history_bonus(depth),
+                        );
+                    }
+                }
                 return score;
             }
         }
@@ -746,13 +771,15 @@ impl Worker {
             (Move::NONE, None)
         };
         let counter = self.history.counter(prev_piece, prev_move);
-        self.pickers[ply].reset(&self.pos, tt_move, killers, counter);
+        self.pickers[ply].reset(&self.pos, tt_move, killers, counter, rows);
 
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0usize;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiets_count = 0usize;
+        let mut captures_tried = [Move::NONE; 32];
+        let mut captures_count = 0usize;
         // Worked out at the second move: it costs about two plain check tests, and most nodes
         // are cut by their first move.
         let mut check_info: Option<CheckInfo> = None;
@@ -765,10 +792,9 @@ impl Worker {
                 continue;
             }
             let quiet = !is_noisy(&self.pos, mv);
-            let history_score = if quiet {
-                self.history.quiet_score(us, mv)
-            } else {
-                0
+            let history_score = match self.pos.piece_at(mv.from()) {
+                Some(piece) if quiet => self.history.quiet_score_after(us, piece, mv, &rows),
+                _ => 0,
             };
             // The picker has already run SEE on the captures it sorted; only the hash move's
             // needs working out here.
@@ -845,7 +871,7 @@ impl Worker {
                         r += i32::from(cut_node);
                         r -= i32::from(gives_check);
                         r -= i32::from(mv == killers[0] || mv == killers[1] || mv == counter);
-                        r -= history_score / 6_000;
+                        r -= history_score / 8_192;
                     } else {
                         // Losing captures come after the quiets: reduce them a little.
                         r = i32::from(losing_capture);
@@ -902,6 +928,9 @@ impl Worker {
             if quiet && quiets_count < quiets_tried.len() {
                 quiets_tried[quiets_count] = mv;
                 quiets_count += 1;
+            } else if !quiet && captures_count < captures_tried.len() {
+                captures_tried[captures_count] = mv;
+                captures_count += 1;
             }
         }
 
@@ -914,16 +943,38 @@ impl Worker {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
-        if best_score >= beta && !is_noisy(&self.pos, best_move) {
+        if best_score >= beta {
+            // The move that cut gains, the moves tried before it (they are the others: the
+            // cutoff ended the loop before the move that made it was listed) lose.
             let bonus = history_bonus(depth);
-            self.history.update_quiet(us, best_move, bonus);
-            for &tried in &quiets_tried[..quiets_count] {
-                if tried != best_move {
-                    self.history.update_quiet(us, tried, -bonus);
+            let best_quiet = !is_noisy(&self.pos, best_move);
+            if let Some(piece) = self.pos.piece_at(best_move.from()) {
+                if best_quiet {
+                    self.history
+                        .update_quiet_after(us, piece, best_move, &rows, bonus);
+                } else {
+                    let captured = captured_kind(&self.pos, best_move);
+                    self.history
+                        .update_capture(piece, best_move.to(), captured, bonus);
                 }
             }
-            self.history.store_killer(ply, best_move);
-            self.history.store_counter(prev_piece, prev_move, best_move);
+            if best_quiet {
+                for &tried in &quiets_tried[..quiets_count] {
+                    if let Some(piece) = self.pos.piece_at(tried.from()) {
+                        self.history
+                            .update_quiet_after(us, piece, tried, &rows, -bonus);
+                    }
+                }
+                self.history.store_killer(ply, best_move);
+                self.history.store_counter(prev_piece, prev_move, best_move);
+            }
+            for &tried in &captures_tried[..captures_count] {
+                if let Some(piece) = self.pos.piece_at(tried.from()) {
+                    let captured = captured_kind(&self.pos, tried);
+                    self.history
+                        .update_capture(piece, tried.to(), captured, -bonus);
+                }
+            }
         }
 
         let mut bound = if best_score >= beta {
