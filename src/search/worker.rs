@@ -682,13 +682,22 @@ impl Worker {
             && ply >= 2
             && (self.stack[ply - 2].eval == NO_EVAL || eval > self.stack[ply - 2].eval);
 
+        // Internal iterative reduction: a node the table knows no move for is searched one ply
+        // shallower (its first search mostly finds the move to search the node with later).
+        if ablation::IIR
+            && depth >= 4
+            && tt_move.is_none()
+            && excluded.is_none()
+            && (pv_node || cut_node)
+        {
+            depth -= 1;
+        }
+
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && excluded.is_none() && !score::is_decisive(beta) {
-            // Reverse futility: far above beta near the leaves, assume it holds. Only in the
-            // last four plies: deeper, the null move's search sees what a static evaluation
-            // cannot, such as the mate threat that follows a sacrifice.
+            // Reverse futility: far above beta near the leaves, assume it holds.
             if ablation::REVERSE_FUTILITY
-                && depth <= 4
+                && depth <= 7
                 && eval - 75 * (depth - i32::from(improving)) >= beta
             {
                 return (eval + beta) / 2;
@@ -821,6 +830,25 @@ impl Worker {
                     let late = (3 + depth * depth) / (2 - i32::from(improving));
                     if ablation::LATE_MOVE_PRUNING && depth <= 7 && moves_searched as i32 >= late {
                         self.pickers[ply].skip_quiets();
+                        continue;
+                    }
+                    // The depth this move would be searched at after its reduction.
+                    let reduced = depth
+                        - 1
+                        - self.reductions[depth.min(63) as usize][(moves_searched + 1).min(63)];
+                    // Futility: even a good margin over the static evaluation stays below
+                    // alpha; the quiets after this one are ordered worse and go too.
+                    if ablation::FUTILITY
+                        && !in_check
+                        && reduced <= 8
+                        && static_eval + 110 + 90 * reduced.max(0) <= alpha
+                    {
+                        self.pickers[ply].skip_quiets();
+                        continue;
+                    }
+                    // A quiet move that keeps failing in this context is not tried near the
+                    // leaves.
+                    if ablation::HISTORY_PRUNING && reduced <= 3 && history_score < -2_048 * depth {
                         continue;
                     }
                     if ablation::SEE_PRUNING && depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
