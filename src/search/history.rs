@@ -13,7 +13,7 @@ pub const MAX_HISTORY: i32 = 16_384;
 /// History bonus for a cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (16 * depth * depth + 32 * depth).min(1_600)
+    (16 * depth * depth + 32 * depth).min(super::params::history_bonus_max())
 }
 
 /// Applies a bonus (or malus, if negative) with gravity towards zero.

@@ -5,6 +5,7 @@ use super::control::SearchControl;
 use super::correction::CorrectionHistory;
 use super::history::{history_bonus, ContinuationRows, History, CONTINUATION_PLIES};
 use super::limits::SearchLimits;
+use super::params;
 use super::picker::{captured_kind, is_noisy, MovePicker};
 use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::{gain_of, see_ge};
@@ -144,7 +145,9 @@ fn reduction_table() -> Box<[[i32; 64]; 64]> {
     let mut table = Box::new([[0i32; 64]; 64]);
     for (depth, row) in table.iter_mut().enumerate().skip(1) {
         for (moves, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.8 + (depth as f64).ln() * (moves as f64).ln() / 2.4) as i32;
+            let base = f64::from(params::lmr_base()) / 100.0;
+            let divisor = f64::from(params::lmr_divisor()) / 100.0;
+            *r = (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32;
         }
     }
     table
@@ -188,6 +191,10 @@ impl Worker {
     /// Prepares a search of `pos` over `root_moves`.
     pub fn prepare(&mut self, pos: &Position, root_moves: &[Move]) {
         self.pos = pos.clone();
+        if params::TUNABLE_BUILD {
+            // The reduction constants may have been set since the last search.
+            self.reductions = reduction_table();
+        }
         self.evaluator.set_root(&self.pos);
         self.root_moves = root_moves.to_vec();
         self.root_move_nodes = vec![0; root_moves.len()];
@@ -236,7 +243,7 @@ impl Worker {
                     0 => score,
                     k => other_lines.get(k - 1).map_or(score, |line| line.score),
                 };
-                let mut delta = 16;
+                let mut delta = params::aspiration_delta();
                 let (mut alpha, mut beta) = if ablation::ASPIRATION && depth >= 5 {
                     (centre - delta, centre + delta)
                 } else {
@@ -698,7 +705,7 @@ impl Worker {
             // Reverse futility: far above beta near the leaves, assume it holds.
             if ablation::REVERSE_FUTILITY
                 && depth <= 7
-                && eval - 75 * (depth - i32::from(improving)) >= beta
+                && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
             {
                 return (eval + beta) / 2;
             }
@@ -710,7 +717,7 @@ impl Worker {
                 && !previous_was_null
                 && self.pos.has_non_pawn_material(us)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / params::nmp_eval_divisor()).min(3);
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply].piece = None;
                 self.pos.make_null();
@@ -750,7 +757,7 @@ impl Worker {
                 && e.depth >= depth - 3
                 && !score::is_decisive(tt_score)
             {
-                let singular_beta = tt_score - 2 * depth;
+                let singular_beta = tt_score - params::singular_margin() * depth;
                 self.stack[ply].excluded = tt_move;
                 let value = self.search::<TB>(
                     sh,
@@ -827,7 +834,7 @@ impl Worker {
                 && self.pos.has_non_pawn_material(us)
             {
                 if quiet {
-                    let late = (3 + depth * depth) / (2 - i32::from(improving));
+                    let late = (params::lmp_base() + depth * depth) / (2 - i32::from(improving));
                     if ablation::LATE_MOVE_PRUNING && depth <= 7 && moves_searched as i32 >= late {
                         self.pickers[ply].skip_quiets();
                         continue;
@@ -841,23 +848,32 @@ impl Worker {
                     if ablation::FUTILITY
                         && !in_check
                         && reduced <= 8
-                        && static_eval + 110 + 90 * reduced.max(0) <= alpha
+                        && static_eval
+                            + params::futility_base()
+                            + params::futility_per_depth() * reduced.max(0)
+                            <= alpha
                     {
                         self.pickers[ply].skip_quiets();
                         continue;
                     }
                     // A quiet move that keeps failing in this context is not tried near the
                     // leaves.
-                    if ablation::HISTORY_PRUNING && reduced <= 3 && history_score < -2_048 * depth {
+                    if ablation::HISTORY_PRUNING
+                        && reduced <= 3
+                        && history_score < -params::history_prune() * depth
+                    {
                         continue;
                     }
-                    if ablation::SEE_PRUNING && depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
+                    if ablation::SEE_PRUNING
+                        && depth <= 7
+                        && !see_ge(&self.pos, mv, -params::see_quiet_margin() * depth)
+                    {
                         continue;
                     }
                 } else if ablation::SEE_PRUNING
                     && depth <= 6
                     && losing_capture
-                    && !see_ge(&self.pos, mv, -90 * depth)
+                    && !see_ge(&self.pos, mv, -params::see_capture_margin() * depth)
                 {
                     continue;
                 }
@@ -899,7 +915,7 @@ impl Worker {
                         r += i32::from(cut_node);
                         r -= i32::from(gives_check);
                         r -= i32::from(mv == killers[0] || mv == killers[1] || mv == counter);
-                        r -= history_score / 8_192;
+                        r -= history_score / params::lmr_history_divisor();
                     } else {
                         // Losing captures come after the quiets: reduce them a little.
                         r = i32::from(losing_capture);
@@ -1126,7 +1142,7 @@ impl Worker {
             if ablation::DELTA_PRUNING
                 && !in_check
                 && mv.promotion_kind().is_none()
-                && stand_pat + gain_of(&self.pos, mv) + 200 <= alpha
+                && stand_pat + gain_of(&self.pos, mv) + params::delta_margin() <= alpha
             {
                 continue;
             }
