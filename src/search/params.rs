@@ -75,6 +75,8 @@ tunables! {
     delta_margin: "delta_margin" = 200, 50..=500, step 20;
     /// Singular extension: the verification search's margin per ply under the table's score.
     singular_margin: "singular_margin" = 2, 1..=6, step 1;
+    /// Singular extension: how far under the verification's beta earns a second ply.
+    double_extension_margin: "double_extension_margin" = 20, 4..=80, step 4;
     /// Largest history bonus of one cutoff.
     history_bonus_max: "history_bonus_max" = 1_600, 600..=3_200, step 150;
 }

@@ -80,6 +80,9 @@ struct Frame {
     piece: Option<Piece>,
     /// Move left out of this node's search (singular-extension verification).
     excluded: Move,
+    /// Double extensions on the line to this node (they are limited, or lines could grow
+    /// without end).
+    double_extensions: u8,
 }
 
 const EMPTY_FRAME: Frame = Frame {
@@ -87,6 +90,7 @@ const EMPTY_FRAME: Frame = Frame {
     mv: Move::NONE,
     piece: None,
     excluded: Move::NONE,
+    double_extensions: 0,
 };
 
 /// A search thread's private state; kept between searches so histories carry over.
@@ -498,11 +502,14 @@ impl Worker {
         })
     }
 
-    /// A static evaluation corrected by the correction history (never a decisive score).
+    /// A static evaluation corrected by the correction history and drawn towards zero as the
+    /// fifty-move count grows (never a decisive score).
     #[inline]
     fn corrected(&self, raw: i32) -> i32 {
         let bound = score::TB_WIN_BOUND - 1;
-        (raw + self.correction.correction(&self.pos)).clamp(-bound, bound)
+        let fifty = self.pos.halfmove_clock().min(100) as i32;
+        let scaled = raw * (200 - fifty) / 200;
+        (scaled + self.correction.correction(&self.pos)).clamp(-bound, bound)
     }
 
     fn is_draw(&self) -> bool {
@@ -720,6 +727,7 @@ impl Worker {
                 let r = 3 + depth / 4 + ((eval - beta) / params::nmp_eval_divisor()).min(3);
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply].piece = None;
+                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.pos.make_null();
                 self.evaluator.on_null();
                 sh.tt.prefetch(self.pos.key());
@@ -773,9 +781,22 @@ impl Worker {
                     return 0;
                 }
                 if value < singular_beta {
-                    singular_extension = 1;
+                    // Far below: the hash move is all there is, two plies more (a few times
+                    // per line at most).
+                    singular_extension = if !pv_node
+                        && value < singular_beta - params::double_extension_margin()
+                        && self.stack[ply].double_extensions < 6
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if singular_beta >= beta {
                     return singular_beta;
+                } else if tt_score >= beta {
+                    // Another move also nearly reaches beta and the hash move is expected to
+                    // cut: it needs less effort (negative extension).
+                    singular_extension = -1;
                 }
             }
         }
@@ -900,6 +921,8 @@ impl Worker {
             // Only the singular hash move is extended; checks are not (an SPRT of the check
             // extension at 1+0.01 accepted H0, see docs/experiments.md).
             let extension = if mv == tt_move { singular_extension } else { 0 };
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
 
             let mut score;
