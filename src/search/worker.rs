@@ -613,6 +613,13 @@ impl Worker {
             if alpha >= beta {
                 return alpha;
             }
+            // A reversible move brings back a position of this line: at least a draw.
+            if alpha < DRAW && self.pos.has_upcoming_repetition(ply) {
+                alpha = DRAW;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
         }
 
         let excluded = self.stack[ply].excluded;
