@@ -35,6 +35,9 @@ pub const NAMES: &[&str] = &[
     "aspiration",
     "delta",
     "singular",
+    "iir",
+    "futility",
+    "history_pruning",
 ];
 
 const fn bytes_equal(a: &[u8], start: usize, end: usize, b: &[u8]) -> bool {
@@ -121,6 +124,12 @@ pub const ASPIRATION: bool = enabled("aspiration");
 pub const DELTA_PRUNING: bool = enabled("delta");
 /// Singular extensions (and multi-cut) of hash moves.
 pub const SINGULAR: bool = enabled("singular");
+/// Internal iterative reduction (one ply less where the table has no move).
+pub const IIR: bool = enabled("iir");
+/// Futility pruning of quiet moves at the late-move-reduced depth.
+pub const FUTILITY: bool = enabled("futility");
+/// Pruning of quiet moves with a bad history near the leaves.
+pub const HISTORY_PRUNING: bool = enabled("history_pruning");
 
 #[cfg(test)]
 mod tests {

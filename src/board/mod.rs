@@ -6,6 +6,7 @@ pub mod castling;
 pub mod changes;
 pub mod checks;
 pub mod chess_move;
+pub mod cuckoo;
 pub mod fen;
 pub mod magic;
 pub mod movegen;

@@ -1,7 +1,9 @@
 //! The position: piece placement, side to move, castling, en passant, clocks, Zobrist keys, and
 //! make/unmake with an undo stack.
 
-use super::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
 use super::bitboard::Bitboard;
 use super::castling::{castle_destinations, right_bit, CastleSide, CastlingSetup};
 use super::changes::BoardChanges;
@@ -699,6 +701,28 @@ impl Position {
         count
     }
 
+    /// True if the side to move has a reversible move that brings back a position of the
+    /// line searched from the root (`ply` plies from it), so the node can score at least a
+    /// draw (see [`super::cuckoo`]). Earlier positions, of the game before the root, count
+    /// only as real repetitions do, so they are left out here.
+    pub fn has_upcoming_repetition(&self, ply: usize) -> bool {
+        let reversible = (self.state.halfmove_clock.min(self.state.plies_from_null) as usize)
+            .min(self.history.len());
+        let len = self.history.len();
+        let occupied = self.occupied();
+        let mut back = 3;
+        while back <= reversible && back < ply {
+            let move_key = self.state.key ^ self.history[len - back].key;
+            if let Some((a, b)) = super::cuckoo::lookup(move_key) {
+                if (between(a, b) & occupied).is_empty() {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
     /// True if the number of plies since the last capture or pawn move has reached 100 (the
     /// fifty-move rule; a checkmate on the hundredth ply still counts as mate).
     pub fn is_fifty_move_draw(&self) -> bool {
@@ -754,6 +778,40 @@ impl Eq for Position {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn after(moves: &[&str]) -> Position {
+        let mut pos = Position::startpos();
+        for text in moves {
+            let mv = pos
+                .parse_move(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            pos.make_move(mv);
+        }
+        pos
+    }
+
+    #[test]
+    fn a_move_back_to_a_searched_position_is_seen_coming() {
+        // Black's knight can go back to g8: the start position again, three plies back.
+        let pos = after(&["g1f3", "g8f6", "f3g1"]);
+        assert!(pos.has_upcoming_repetition(4));
+        // At the root (or one ply below) the start position is game history: not counted.
+        assert!(!pos.has_upcoming_repetition(3));
+        // A pawn move in between makes the old position unreachable.
+        assert!(!after(&["g1f3", "e7e5", "f3g1"]).has_upcoming_repetition(10));
+        // Two pieces stand elsewhere: no single move brings the start back.
+        assert!(!after(&["g1f3", "b8c6", "b1c3"]).has_upcoming_repetition(10));
+        // A rook that went a8-a5-h5-h8 can go back to h5, over empty squares.
+        let mut rook =
+            Position::from_fen("r3k3/8/8/8/8/8/8/2K5 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
+        for text in ["c1d1", "a8a5", "d1c1", "a5h5", "c1d1", "h5h8", "d1c1"] {
+            let mv = rook
+                .parse_move(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            rook.make_move(mv);
+        }
+        assert!(rook.has_upcoming_repetition(4));
+    }
 
     #[test]
     fn attacks_of_each_kind_make_up_all_attacked_squares() {

@@ -2,6 +2,7 @@
 //! the parsing of a value given as text. Each front-end prints the table in its own syntax.
 
 use super::levels;
+use crate::search::params::{self, Tunable};
 use crate::search::tablebases::{DEFAULT_PROBE_DEPTH, DEFAULT_PROBE_LIMIT};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -234,6 +235,23 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// The search constants offered as UCI options: each one in a build with the feature `tune`,
+/// none otherwise (see [`crate::search::params`]).
+pub fn tunable_options() -> impl Iterator<Item = OptionSpec> {
+    params::TUNABLES
+        .iter()
+        .filter(|_| params::TUNABLE_BUILD)
+        .map(|t| OptionSpec {
+            name: t.name,
+            kind: OptionKind::Spin {
+                default: t.default.into(),
+                min: t.min.into(),
+                max: t.max.into(),
+            },
+            scope: OptionScope::UciOnly,
+        })
+}
+
 /// A parsed option value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
@@ -275,6 +293,13 @@ pub enum OptionValue {
     SyzygyProbeDepth(i32),
     /// `SyzygyProbeLimit`: most pieces probed in the search.
     SyzygyProbeLimit(u32),
+    /// A search constant (builds with the feature `tune` only; see [`crate::search::params`]).
+    Tunable {
+        /// Its name.
+        name: &'static str,
+        /// Its new value.
+        value: i32,
+    },
 }
 
 /// Why an option could not be set.
@@ -318,6 +343,11 @@ pub fn find_option(name: &str) -> Option<&'static OptionSpec> {
 /// Parses `value` for the option `name`. Checks take `true`/`false` (UCI) or `1`/`0`
 /// (XBoard); spins a whole number in range; buttons no value; texts anything (empty: none).
 pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, OptionError> {
+    if params::TUNABLE_BUILD {
+        if let Some(tunable) = params::find(name) {
+            return parse_tunable(tunable, value);
+        }
+    }
     let spec = find_option(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
     let value = value.map(str::trim);
     let bad = |text: &str, expected: String| OptionError::BadValue {
@@ -369,6 +399,25 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Opti
     })
 }
 
+/// Parses the value of a search constant (builds with the feature `tune`).
+fn parse_tunable(
+    tunable: &'static Tunable,
+    value: Option<&str>,
+) -> Result<OptionValue, OptionError> {
+    let text = value.ok_or(OptionError::MissingValue(tunable.name))?.trim();
+    match text.parse::<i32>() {
+        Ok(n) if (tunable.min..=tunable.max).contains(&n) => Ok(OptionValue::Tunable {
+            name: tunable.name,
+            value: n,
+        }),
+        _ => Err(OptionError::BadValue {
+            name: tunable.name,
+            value: text.to_string(),
+            expected: format!("a whole number from {} to {}", tunable.min, tunable.max),
+        }),
+    }
+}
+
 /// A file option's path; empty (or UCI's `<empty>`) means none.
 fn file_value(value: Option<&str>) -> Option<PathBuf> {
     match value {
@@ -380,6 +429,28 @@ fn file_value(value: Option<&str>) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_constants_are_options_only_in_a_tune_build() {
+        let parsed = parse_option("rfp_margin", Some("80"));
+        if params::TUNABLE_BUILD {
+            assert_eq!(
+                parsed,
+                Ok(OptionValue::Tunable {
+                    name: "rfp_margin",
+                    value: 80
+                })
+            );
+            assert!(matches!(
+                parse_option("rfp_margin", Some("100000")),
+                Err(OptionError::BadValue { .. })
+            ));
+            assert_eq!(tunable_options().count(), params::TUNABLES.len());
+        } else {
+            assert_eq!(parsed, Err(OptionError::Unknown("rfp_margin".into())));
+            assert_eq!(tunable_options().count(), 0);
+        }
+    }
 
     #[test]
     fn values_are_parsed_and_checked() {

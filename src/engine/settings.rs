@@ -129,6 +129,7 @@ impl Engine {
             OptionValue::Syzygy50MoveRule(on) => self.settings.tb.rule50 = on,
             OptionValue::SyzygyProbeDepth(depth) => self.settings.tb.probe_depth = depth,
             OptionValue::SyzygyProbeLimit(pieces) => self.settings.tb.probe_limit = pieces,
+            OptionValue::Tunable { name, value } => crate::search::params::set(name, value),
         }
         self.apply_if_idle();
         Ok(OptionEffect::Done)

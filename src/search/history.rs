@@ -1,9 +1,11 @@
-//! Move-ordering memory: killer moves per ply, counter moves, and history scores for quiet
-//! moves (bonus on a cutoff, malus for the quiets tried before it, with gravity so scores stay
-//! bounded and old knowledge fades).
+//! Move-ordering memory: killer moves per ply, counter moves, and history scores (bonus on a
+//! cutoff, malus for the moves tried before it, with gravity so scores stay bounded and old
+//! knowledge fades): for quiet moves by side, from and to square (butterfly), by the earlier
+//! move one, two and four plies back and the move's own piece and destination (continuation
+//! history), and for captures by piece, destination and captured kind (capture history).
 
 use super::score::MAX_PLY;
-use crate::board::{Color, Move, Piece};
+use crate::board::{Color, Move, Piece, PieceKind, Square};
 
 /// Upper bound of a history score's magnitude.
 pub const MAX_HISTORY: i32 = 16_384;
@@ -11,7 +13,7 @@ pub const MAX_HISTORY: i32 = 16_384;
 /// History bonus for a cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (16 * depth * depth + 32 * depth).min(1_600)
+    (16 * depth * depth + 32 * depth).min(super::params::history_bonus_max())
 }
 
 /// Applies a bonus (or malus, if negative) with gravity towards zero.
@@ -22,6 +24,19 @@ fn apply(entry: &mut i16, bonus: i32) {
     *entry = updated.clamp(-MAX_HISTORY, MAX_HISTORY) as i16;
 }
 
+/// Entries of the continuation table: (earlier piece, its destination) x (piece, destination).
+const CONTINUATION_SIZE: usize = 12 * 64 * 12 * 64;
+/// Entries of the capture table: piece x destination x captured kind (6, or 6 for none: a
+/// queen promotion without capture).
+const CAPTURE_SIZE: usize = 12 * 64 * 7;
+
+/// Where an earlier move's row of the continuation table starts (see
+/// [`History::continuation_row`]); `None` where there is no earlier move (the root, a null move).
+pub type ContinuationRows = [Option<usize>; 3];
+
+/// How far back the continuation rows look, in plies.
+pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
+
 /// All move-ordering tables of one search thread.
 #[derive(Clone)]
 pub struct History {
@@ -31,6 +46,10 @@ pub struct History {
     killers: [[Move; 2]; MAX_PLY + 1],
     /// Best reply to the previous move, by the piece that made it and its destination.
     counters: Box<[[Move; 64]; 12]>,
+    /// Continuation history (one table for every distance back).
+    continuation: Box<[i16]>,
+    /// Capture history.
+    captures: Box<[i16]>,
 }
 
 impl std::fmt::Debug for History {
@@ -52,7 +71,82 @@ impl History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             counters: Box::new([[Move::NONE; 64]; 12]),
+            continuation: vec![0; CONTINUATION_SIZE].into_boxed_slice(),
+            captures: vec![0; CAPTURE_SIZE].into_boxed_slice(),
         }
+    }
+
+    /// The continuation row of an earlier move: `piece` moved to `to`.
+    #[inline]
+    pub fn continuation_row(piece: Piece, to: Square) -> usize {
+        (piece.index() * 64 + to.index()) * 12 * 64
+    }
+
+    /// The continuation score of `piece` moving to `to` after the earlier moves of `rows`: the
+    /// moves one and two plies back count fully, four plies back half.
+    #[inline]
+    fn continuation_score(&self, rows: &ContinuationRows, piece: Piece, to: Square) -> i32 {
+        let column = piece.index() * 64 + to.index();
+        let entry =
+            |row: Option<usize>| row.map_or(0, |r| i32::from(self.continuation[r + column]));
+        entry(rows[0]) + entry(rows[1]) + entry(rows[2]) / 2
+    }
+
+    /// The ordering score of a quiet move of `piece`: butterfly plus continuation history.
+    #[inline]
+    pub fn quiet_score_after(
+        &self,
+        side: Color,
+        piece: Piece,
+        mv: Move,
+        rows: &ContinuationRows,
+    ) -> i32 {
+        self.quiet_score(side, mv) + self.continuation_score(rows, piece, mv.to())
+    }
+
+    /// Adds `bonus` (negative: malus) to a quiet move's butterfly and continuation histories.
+    #[inline]
+    pub fn update_quiet_after(
+        &mut self,
+        side: Color,
+        piece: Piece,
+        mv: Move,
+        rows: &ContinuationRows,
+        bonus: i32,
+    ) {
+        self.update_quiet(side, mv, bonus);
+        let column = piece.index() * 64 + mv.to().index();
+        for row in rows.iter().flatten() {
+            apply(&mut self.continuation[row + column], bonus);
+        }
+    }
+
+    /// The capture-table slot of `piece` moving to `to` and taking `captured` (`None`: a
+    /// promotion that takes nothing).
+    #[inline]
+    fn capture_slot(piece: Piece, to: Square, captured: Option<PieceKind>) -> usize {
+        (piece.index() * 64 + to.index()) * 7 + captured.map_or(6, PieceKind::index)
+    }
+
+    /// Capture history of `piece` moving to `to` and taking `captured`.
+    #[inline]
+    pub fn capture_score(&self, piece: Piece, to: Square, captured: Option<PieceKind>) -> i32 {
+        i32::from(self.captures[Self::capture_slot(piece, to, captured)])
+    }
+
+    /// Adds `bonus` (negative: malus) to a capture's history.
+    #[inline]
+    pub fn update_capture(
+        &mut self,
+        piece: Piece,
+        to: Square,
+        captured: Option<PieceKind>,
+        bonus: i32,
+    ) {
+        apply(
+            &mut self.captures[Self::capture_slot(piece, to, captured)],
+            bonus,
+        );
     }
 
     /// Forgets everything (new game).
@@ -135,6 +229,50 @@ mod tests {
         }
         assert!(h.quiet_score(Color::White, mv) < -10_000);
         assert_eq!(h.quiet_score(Color::Black, mv), 0);
+    }
+
+    #[test]
+    fn continuation_and_capture_histories_learn_in_their_own_context() {
+        let mut h = History::new();
+        let knight = Piece::new(Color::White, PieceKind::Knight);
+        let pawn = Piece::new(Color::Black, PieceKind::Pawn);
+        let mv = Move::normal(Square::G1, Square::new(5, 2));
+        let after_e5 = [
+            Some(History::continuation_row(pawn, Square::new(4, 4))),
+            None,
+            None,
+        ];
+        let after_d5 = [
+            Some(History::continuation_row(pawn, Square::new(3, 4))),
+            None,
+            None,
+        ];
+        for _ in 0..50 {
+            h.update_quiet_after(Color::White, knight, mv, &after_e5, history_bonus(8));
+        }
+        let butterfly = h.quiet_score(Color::White, mv);
+        let with_e5 = h.quiet_score_after(Color::White, knight, mv, &after_e5);
+        let with_d5 = h.quiet_score_after(Color::White, knight, mv, &after_d5);
+        assert!(
+            butterfly > 0 && with_d5 == butterfly,
+            "{butterfly} {with_d5}"
+        );
+        assert!(
+            with_e5 > butterfly && with_e5 <= 2 * MAX_HISTORY,
+            "{with_e5}"
+        );
+        // Four plies back counts half.
+        let far = [None, None, after_e5[0]];
+        let half = h.quiet_score_after(Color::White, knight, mv, &far) - butterfly;
+        assert_eq!(half, (with_e5 - butterfly) / 2);
+        // Captures: by piece, destination and victim.
+        let to = Square::new(4, 4);
+        h.update_capture(knight, to, Some(PieceKind::Pawn), 1000);
+        assert!(h.capture_score(knight, to, Some(PieceKind::Pawn)) > 0);
+        assert_eq!(h.capture_score(knight, to, Some(PieceKind::Rook)), 0);
+        assert_eq!(h.capture_score(knight, to, None), 0);
+        h.clear();
+        assert_eq!(h.quiet_score_after(Color::White, knight, mv, &after_e5), 0);
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod control;
 pub mod correction;
 pub mod history;
 pub mod limits;
+pub mod params;
 pub mod picker;
 pub mod score;
 pub mod searcher;

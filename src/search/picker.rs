@@ -1,15 +1,15 @@
 //! Staged move picker: hands out moves best-first and generates lazily, so a cutoff by the
 //! hash move or a good capture costs no quiet-move generation.
 //!
-//! Main search: TT move -> winning/equal captures and queen promotions (MVV-LVA, checked by
-//! SEE) -> killer 1 -> killer 2 -> counter move -> quiet moves by history (raised for a piece
-//! escaping an attack by a cheaper piece, lowered for one stepping into such an attack) ->
-//! losing captures.
+//! Main search: TT move -> winning/equal captures and queen promotions (MVV-LVA, then capture
+//! history, checked by SEE) -> killer 1 -> killer 2 -> counter move -> quiet moves by
+//! butterfly and continuation history (raised for a piece escaping an attack by a cheaper piece,
+//! lowered for one stepping into such an attack) -> losing captures.
 //! Quiescence: TT move -> winning/equal captures only (or every evasion when in check).
 
-use super::history::History;
+use super::history::{ContinuationRows, History};
 use super::see::{see_ge, SEE_VALUES};
-use crate::board::{Bitboard, Move, MoveKind, MoveList, PieceKind, Position, MAX_MOVES};
+use crate::board::{Bitboard, Move, MoveKind, MoveList, Piece, PieceKind, Position, MAX_MOVES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -85,6 +85,26 @@ pub fn is_noisy(pos: &Position, mv: Move) -> bool {
     }
 }
 
+/// The kind of piece `mv` captures (a pawn en passant), if any.
+#[inline]
+pub fn captured_kind(pos: &Position, mv: Move) -> Option<PieceKind> {
+    match mv.kind() {
+        MoveKind::EnPassant => Some(PieceKind::Pawn),
+        _ => pos.piece_at(mv.to()).map(|p| p.kind),
+    }
+}
+
+/// Ordering score of a noisy move: MVV-LVA, then its capture history (a thirty-second of it:
+/// it reorders captures of the same victim, seldom across victims).
+#[inline]
+fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
+    let piece = pos.piece_at(mv.from());
+    let history = piece.map_or(0, |p| {
+        history.capture_score(p, mv.to(), captured_kind(pos, mv))
+    });
+    mvv_lva(pos, mv) + history / 32
+}
+
 /// Most valuable victim, least valuable attacker; queen promotions rank with queen captures.
 #[inline]
 fn mvv_lva(pos: &Position, mv: Move) -> i32 {
@@ -108,6 +128,8 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// The earlier moves' continuation rows for scoring quiet moves.
+    rows: ContinuationRows,
     moves: MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
@@ -127,6 +149,7 @@ impl MovePicker {
             tt_move: Move::NONE,
             killers: [Move::NONE; 2],
             counter: Move::NONE,
+            rows: [None; 3],
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
@@ -140,7 +163,7 @@ impl MovePicker {
     /// Picker for a main-search node.
     pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
         let mut picker = MovePicker::empty();
-        picker.reset(pos, tt_move, killers, counter);
+        picker.reset(pos, tt_move, killers, counter, [None; 3]);
         picker
     }
 
@@ -151,12 +174,21 @@ impl MovePicker {
         picker
     }
 
-    /// Re-arms this picker for a main-search node (as [`MovePicker::new`]).
-    pub fn reset(&mut self, pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) {
+    /// Re-arms this picker for a main-search node (as [`MovePicker::new`]), with the
+    /// continuation rows of the earlier moves.
+    pub fn reset(
+        &mut self,
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        rows: ContinuationRows,
+    ) {
         let usable = pos.is_legal(tt_move);
         self.arm(if usable { tt_move } else { Move::NONE }, false);
         self.killers = killers;
         self.counter = counter;
+        self.rows = rows;
     }
 
     /// Re-arms this picker for a quiescence node (as [`MovePicker::quiescence`]).
@@ -165,6 +197,7 @@ impl MovePicker {
         self.arm(if usable { tt_move } else { Move::NONE }, true);
         self.killers = [Move::NONE; 2];
         self.counter = Move::NONE;
+        self.rows = [None; 3];
     }
 
     /// The state both kinds of node start from; the move and score arrays are left as they
@@ -237,7 +270,7 @@ impl MovePicker {
                     pos.generate_noisy(&mut self.moves);
                     self.noisy_end = self.moves.len();
                     for i in 0..self.noisy_end {
-                        self.scores[i] = mvv_lva(pos, self.moves.as_slice()[i]);
+                        self.scores[i] = noisy_score(pos, self.moves.as_slice()[i], history);
                     }
                     self.next = 0;
                     self.stage = Stage::GoodNoisy;
@@ -295,9 +328,11 @@ impl MovePicker {
                     let threats = Threats::of(pos);
                     for i in start..self.moves.len() {
                         let mv = self.moves.as_slice()[i];
-                        let kind = pos.piece_at(mv.from()).map_or(PieceKind::Pawn, |p| p.kind);
-                        self.scores[i] =
-                            history.quiet_score(side, mv) + threats.adjustment(kind, mv);
+                        let piece = pos
+                            .piece_at(mv.from())
+                            .unwrap_or(Piece::new(side, PieceKind::Pawn));
+                        self.scores[i] = history.quiet_score_after(side, piece, mv, &self.rows)
+                            + threats.adjustment(piece.kind, mv);
                     }
                     self.next = start;
                 }

@@ -3,9 +3,10 @@
 
 use super::control::SearchControl;
 use super::correction::CorrectionHistory;
-use super::history::{history_bonus, History};
+use super::history::{history_bonus, ContinuationRows, History, CONTINUATION_PLIES};
 use super::limits::SearchLimits;
-use super::picker::{is_noisy, MovePicker};
+use super::params;
+use super::picker::{captured_kind, is_noisy, MovePicker};
 use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::{gain_of, see_ge};
 use super::tablebases::SearchTablebases;
@@ -79,6 +80,9 @@ struct Frame {
     piece: Option<Piece>,
     /// Move left out of this node's search (singular-extension verification).
     excluded: Move,
+    /// Double extensions on the line to this node (they are limited, or lines could grow
+    /// without end).
+    double_extensions: u8,
 }
 
 const EMPTY_FRAME: Frame = Frame {
@@ -86,6 +90,7 @@ const EMPTY_FRAME: Frame = Frame {
     mv: Move::NONE,
     piece: None,
     excluded: Move::NONE,
+    double_extensions: 0,
 };
 
 /// A search thread's private state; kept between searches so histories carry over.
@@ -144,7 +149,9 @@ fn reduction_table() -> Box<[[i32; 64]; 64]> {
     let mut table = Box::new([[0i32; 64]; 64]);
     for (depth, row) in table.iter_mut().enumerate().skip(1) {
         for (moves, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.8 + (depth as f64).ln() * (moves as f64).ln() / 2.4) as i32;
+            let base = f64::from(params::lmr_base()) / 100.0;
+            let divisor = f64::from(params::lmr_divisor()) / 100.0;
+            *r = (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32;
         }
     }
     table
@@ -188,6 +195,10 @@ impl Worker {
     /// Prepares a search of `pos` over `root_moves`.
     pub fn prepare(&mut self, pos: &Position, root_moves: &[Move]) {
         self.pos = pos.clone();
+        if params::TUNABLE_BUILD {
+            // The reduction constants may have been set since the last search.
+            self.reductions = reduction_table();
+        }
         self.evaluator.set_root(&self.pos);
         self.root_moves = root_moves.to_vec();
         self.root_move_nodes = vec![0; root_moves.len()];
@@ -236,7 +247,7 @@ impl Worker {
                     0 => score,
                     k => other_lines.get(k - 1).map_or(score, |line| line.score),
                 };
-                let mut delta = 16;
+                let mut delta = params::aspiration_delta();
                 let (mut alpha, mut beta) = if ablation::ASPIRATION && depth >= 5 {
                     (centre - delta, centre + delta)
                 } else {
@@ -480,11 +491,25 @@ impl Worker {
         }
     }
 
-    /// A static evaluation corrected by the correction history (never a decisive score).
+    /// The continuation rows of the moves one, two and four plies before `ply` (none across
+    /// a null move or before the root).
+    #[inline]
+    fn continuation_rows(&self, ply: usize) -> ContinuationRows {
+        CONTINUATION_PLIES.map(|back| {
+            let frame = self.stack[ply.checked_sub(back)?];
+            let piece = frame.piece?;
+            (!frame.mv.is_none()).then(|| History::continuation_row(piece, frame.mv.to()))
+        })
+    }
+
+    /// A static evaluation corrected by the correction history and drawn towards zero as the
+    /// fifty-move count grows (never a decisive score).
     #[inline]
     fn corrected(&self, raw: i32) -> i32 {
         let bound = score::TB_WIN_BOUND - 1;
-        (raw + self.correction.correction(&self.pos)).clamp(-bound, bound)
+        let fifty = self.pos.halfmove_clock().min(100) as i32;
+        let scaled = raw * (200 - fifty) / 200;
+        (scaled + self.correction.correction(&self.pos)).clamp(-bound, bound)
     }
 
     fn is_draw(&self) -> bool {
@@ -588,6 +613,13 @@ impl Worker {
             if alpha >= beta {
                 return alpha;
             }
+            // A reversible move brings back a position of this line: at least a draw.
+            if alpha < DRAW && self.pos.has_upcoming_repetition(ply) {
+                alpha = DRAW;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
         }
 
         let excluded = self.stack[ply].excluded;
@@ -599,9 +631,23 @@ impl Worker {
         } else {
             tt_move
         };
+        let rows = self.continuation_rows(ply);
         // A verification search (with a move left out) must not take the full node's score.
         if !pv_node && excluded.is_none() {
             if let Some(score) = entry.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
+                // A quiet hash move that cuts again earns its history as a searched one would.
+                if score >= beta && !tt_move.is_none() && !is_noisy(&self.pos, tt_move) {
+                    if let Some(piece) = self.pos.piece_at(tt_move.from()) {
+                        let us = self.pos.side_to_move();
+                        self.history.update_quiet_after(
+                            us,
+                            piece,
+                            tt_move,
+                            &rows,
+                            history_bonus(depth),
+                        );
+                    }
+                }
                 return score;
             }
         }
@@ -657,14 +703,23 @@ impl Worker {
             && ply >= 2
             && (self.stack[ply - 2].eval == NO_EVAL || eval > self.stack[ply - 2].eval);
 
+        // Internal iterative reduction: a node the table knows no move for is searched one ply
+        // shallower (its first search mostly finds the move to search the node with later).
+        if ablation::IIR
+            && depth >= 4
+            && tt_move.is_none()
+            && excluded.is_none()
+            && (pv_node || cut_node)
+        {
+            depth -= 1;
+        }
+
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && excluded.is_none() && !score::is_decisive(beta) {
-            // Reverse futility: far above beta near the leaves, assume it holds. Only in the
-            // last four plies: deeper, the null move's search sees what a static evaluation
-            // cannot, such as the mate threat that follows a sacrifice.
+            // Reverse futility: far above beta near the leaves, assume it holds.
             if ablation::REVERSE_FUTILITY
-                && depth <= 4
-                && eval - 75 * (depth - i32::from(improving)) >= beta
+                && depth <= 7
+                && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
             {
                 return (eval + beta) / 2;
             }
@@ -676,9 +731,10 @@ impl Worker {
                 && !previous_was_null
                 && self.pos.has_non_pawn_material(us)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / params::nmp_eval_divisor()).min(3);
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply].piece = None;
+                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.pos.make_null();
                 self.evaluator.on_null();
                 sh.tt.prefetch(self.pos.key());
@@ -716,7 +772,7 @@ impl Worker {
                 && e.depth >= depth - 3
                 && !score::is_decisive(tt_score)
             {
-                let singular_beta = tt_score - 2 * depth;
+                let singular_beta = tt_score - params::singular_margin() * depth;
                 self.stack[ply].excluded = tt_move;
                 let value = self.search::<TB>(
                     sh,
@@ -732,9 +788,22 @@ impl Worker {
                     return 0;
                 }
                 if value < singular_beta {
-                    singular_extension = 1;
+                    // Far below: the hash move is all there is, two plies more (a few times
+                    // per line at most).
+                    singular_extension = if !pv_node
+                        && value < singular_beta - params::double_extension_margin()
+                        && self.stack[ply].double_extensions < 6
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if singular_beta >= beta {
                     return singular_beta;
+                } else if tt_score >= beta {
+                    // Another move also nearly reaches beta and the hash move is expected to
+                    // cut: it needs less effort (negative extension).
+                    singular_extension = -1;
                 }
             }
         }
@@ -746,13 +815,15 @@ impl Worker {
             (Move::NONE, None)
         };
         let counter = self.history.counter(prev_piece, prev_move);
-        self.pickers[ply].reset(&self.pos, tt_move, killers, counter);
+        self.pickers[ply].reset(&self.pos, tt_move, killers, counter, rows);
 
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0usize;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiets_count = 0usize;
+        let mut captures_tried = [Move::NONE; 32];
+        let mut captures_count = 0usize;
         // Worked out at the second move: it costs about two plain check tests, and most nodes
         // are cut by their first move.
         let mut check_info: Option<CheckInfo> = None;
@@ -765,10 +836,9 @@ impl Worker {
                 continue;
             }
             let quiet = !is_noisy(&self.pos, mv);
-            let history_score = if quiet {
-                self.history.quiet_score(us, mv)
-            } else {
-                0
+            let history_score = match self.pos.piece_at(mv.from()) {
+                Some(piece) if quiet => self.history.quiet_score_after(us, piece, mv, &rows),
+                _ => 0,
             };
             // The picker has already run SEE on the captures it sorted; only the hash move's
             // needs working out here.
@@ -792,18 +862,46 @@ impl Worker {
                 && self.pos.has_non_pawn_material(us)
             {
                 if quiet {
-                    let late = (3 + depth * depth) / (2 - i32::from(improving));
+                    let late = (params::lmp_base() + depth * depth) / (2 - i32::from(improving));
                     if ablation::LATE_MOVE_PRUNING && depth <= 7 && moves_searched as i32 >= late {
                         self.pickers[ply].skip_quiets();
                         continue;
                     }
-                    if ablation::SEE_PRUNING && depth <= 7 && !see_ge(&self.pos, mv, -50 * depth) {
+                    // The depth this move would be searched at after its reduction.
+                    let reduced = depth
+                        - 1
+                        - self.reductions[depth.min(63) as usize][(moves_searched + 1).min(63)];
+                    // Futility: even a good margin over the static evaluation stays below
+                    // alpha; the quiets after this one are ordered worse and go too.
+                    if ablation::FUTILITY
+                        && !in_check
+                        && reduced <= 8
+                        && static_eval
+                            + params::futility_base()
+                            + params::futility_per_depth() * reduced.max(0)
+                            <= alpha
+                    {
+                        self.pickers[ply].skip_quiets();
+                        continue;
+                    }
+                    // A quiet move that keeps failing in this context is not tried near the
+                    // leaves.
+                    if ablation::HISTORY_PRUNING
+                        && reduced <= 3
+                        && history_score < -params::history_prune() * depth
+                    {
+                        continue;
+                    }
+                    if ablation::SEE_PRUNING
+                        && depth <= 7
+                        && !see_ge(&self.pos, mv, -params::see_quiet_margin() * depth)
+                    {
                         continue;
                     }
                 } else if ablation::SEE_PRUNING
                     && depth <= 6
                     && losing_capture
-                    && !see_ge(&self.pos, mv, -90 * depth)
+                    && !see_ge(&self.pos, mv, -params::see_capture_margin() * depth)
                 {
                     continue;
                 }
@@ -830,6 +928,8 @@ impl Worker {
             // Only the singular hash move is extended; checks are not (an SPRT of the check
             // extension at 1+0.01 accepted H0, see docs/experiments.md).
             let extension = if mv == tt_move { singular_extension } else { 0 };
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
 
             let mut score;
@@ -845,7 +945,7 @@ impl Worker {
                         r += i32::from(cut_node);
                         r -= i32::from(gives_check);
                         r -= i32::from(mv == killers[0] || mv == killers[1] || mv == counter);
-                        r -= history_score / 6_000;
+                        r -= history_score / params::lmr_history_divisor();
                     } else {
                         // Losing captures come after the quiets: reduce them a little.
                         r = i32::from(losing_capture);
@@ -902,6 +1002,9 @@ impl Worker {
             if quiet && quiets_count < quiets_tried.len() {
                 quiets_tried[quiets_count] = mv;
                 quiets_count += 1;
+            } else if !quiet && captures_count < captures_tried.len() {
+                captures_tried[captures_count] = mv;
+                captures_count += 1;
             }
         }
 
@@ -914,16 +1017,38 @@ impl Worker {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
-        if best_score >= beta && !is_noisy(&self.pos, best_move) {
+        if best_score >= beta {
+            // The move that cut gains, the moves tried before it (they are the others: the
+            // cutoff ended the loop before the move that made it was listed) lose.
             let bonus = history_bonus(depth);
-            self.history.update_quiet(us, best_move, bonus);
-            for &tried in &quiets_tried[..quiets_count] {
-                if tried != best_move {
-                    self.history.update_quiet(us, tried, -bonus);
+            let best_quiet = !is_noisy(&self.pos, best_move);
+            if let Some(piece) = self.pos.piece_at(best_move.from()) {
+                if best_quiet {
+                    self.history
+                        .update_quiet_after(us, piece, best_move, &rows, bonus);
+                } else {
+                    let captured = captured_kind(&self.pos, best_move);
+                    self.history
+                        .update_capture(piece, best_move.to(), captured, bonus);
                 }
             }
-            self.history.store_killer(ply, best_move);
-            self.history.store_counter(prev_piece, prev_move, best_move);
+            if best_quiet {
+                for &tried in &quiets_tried[..quiets_count] {
+                    if let Some(piece) = self.pos.piece_at(tried.from()) {
+                        self.history
+                            .update_quiet_after(us, piece, tried, &rows, -bonus);
+                    }
+                }
+                self.history.store_killer(ply, best_move);
+                self.history.store_counter(prev_piece, prev_move, best_move);
+            }
+            for &tried in &captures_tried[..captures_count] {
+                if let Some(piece) = self.pos.piece_at(tried.from()) {
+                    let captured = captured_kind(&self.pos, tried);
+                    self.history
+                        .update_capture(piece, tried.to(), captured, -bonus);
+                }
+            }
         }
 
         let mut bound = if best_score >= beta {
@@ -1047,7 +1172,7 @@ impl Worker {
             if ablation::DELTA_PRUNING
                 && !in_check
                 && mv.promotion_kind().is_none()
-                && stand_pat + gain_of(&self.pos, mv) + 200 <= alpha
+                && stand_pat + gain_of(&self.pos, mv) + params::delta_margin() <= alpha
             {
                 continue;
             }

@@ -1,7 +1,7 @@
 //! Betacut's command line, the one dispatcher: no arguments starts the protocol loop (XBoard
 //! or UCI, chosen by the first command); subcommands run the tools: `perft`, `divide`,
-//! `perft-suite`, `bench`, `epd`, `datagen`, `datagen-text`, `tune`, `train`, `book` and
-//! `probe`.
+//! `perft-suite`, `bench`, `epd`, `datagen`, `datagen-text`, `tune`, `tunables`, `train`,
+//! `book` and `probe`.
 
 use super::datagen::DataFormat;
 use super::{datagen, epd, perft, probe, records, train_cli, tuner};
@@ -43,6 +43,9 @@ pub const USAGE: &str = "usage:
                                            print binary data as `FEN | score | result` lines
   betacut tune <data.txt> [--epochs N] [--lr X] [--l2 X] [--threads N] [--out FILE]
                                            Texel-tune the evaluation weights
+  betacut tunables                         the search constants SPSA tunes (scripts/spsa.py):
+                                           `name default min max step` per line; a build
+                                           with the feature `tune` takes them as UCI options
   betacut train <data files...> --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X]
                   [--lr-decay X | --lr-end X] [--wdl X] [--scale CP] [--threads N] [--seed S]
                   [--validation N] [--checkpoint DIR] [--resume FILE]
@@ -96,6 +99,10 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         "datagen" => run_datagen(rest),
         "datagen-text" => run_datagen_text(rest),
         "tune" => run_tune(rest),
+        "tunables" if rest.is_empty() => {
+            print!("{}", crate::search::params::table_text());
+            Ok(ExitCode::SUCCESS)
+        }
         "train" => train_cli::run_train(rest),
         "book" => super::book::run(rest),
         "probe" => run_probe(rest),

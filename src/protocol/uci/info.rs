@@ -1,7 +1,7 @@
 //! UCI's output lines: `id`, `option`, `info` and `bestmove`.
 
 use crate::board::{Move, Position};
-use crate::engine::options::{OptionKind, OptionScope, OPTIONS};
+use crate::engine::options::{tunable_options, OptionKind, OptionScope, OPTIONS};
 use crate::engine::{engine_name, Bound, ScoreView, SearchInfo, ENGINE_AUTHOR};
 use std::time::Duration;
 
@@ -16,6 +16,8 @@ pub fn uci_reply(evaluation: &str) -> Vec<String> {
     lines.extend(
         OPTIONS
             .iter()
+            .copied()
+            .chain(tunable_options())
             .filter(|spec| matches!(spec.scope, OptionScope::All | OptionScope::UciOnly))
             .map(|spec| {
                 let kind = match spec.kind {
