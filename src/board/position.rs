@@ -681,10 +681,16 @@ impl Position {
         self.repetition_count(1) >= 1
     }
 
+    /// How many plies back a position can repeat this one: since the last capture, pawn move
+    /// or null move, as far as the history reaches.
+    #[inline]
+    fn reversible_plies(&self) -> usize {
+        (self.state.halfmove_clock.min(self.state.plies_from_null) as usize).min(self.history.len())
+    }
+
     /// Counts earlier occurrences of the current position (stops counting at `limit`).
     pub fn repetition_count(&self, limit: usize) -> usize {
-        let reversible = (self.state.halfmove_clock.min(self.state.plies_from_null) as usize)
-            .min(self.history.len());
+        let reversible = self.reversible_plies();
         let key = self.state.key;
         let mut count = 0;
         let len = self.history.len();
@@ -706,8 +712,7 @@ impl Position {
     /// draw (see [`super::cuckoo`]). Earlier positions, of the game before the root, count
     /// only as real repetitions do, so they are left out here.
     pub fn has_upcoming_repetition(&self, ply: usize) -> bool {
-        let reversible = (self.state.halfmove_clock.min(self.state.plies_from_null) as usize)
-            .min(self.history.len());
+        let reversible = self.reversible_plies();
         let len = self.history.len();
         let occupied = self.occupied();
         let mut back = 3;

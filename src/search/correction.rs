@@ -9,6 +9,7 @@
 //! grows with depth, with gravity (as the move histories), and the correction is a weighted sum
 //! of the entries. The constants follow Stockfish 17's correction history.
 
+use super::history::apply_with_gravity;
 use crate::board::{Color, Position};
 
 /// Entries per table and side to move.
@@ -54,9 +55,7 @@ fn slot(key: u64) -> usize {
 /// Adds `bonus` to `entry` with gravity towards zero, keeping it within the limit.
 #[inline]
 fn apply(entry: &mut i16, bonus: i32) {
-    let value = i32::from(*entry);
-    let updated = value + bonus - value * bonus.abs() / LIMIT;
-    *entry = updated.clamp(-LIMIT, LIMIT) as i16;
+    apply_with_gravity(entry, bonus, LIMIT);
 }
 
 impl CorrectionHistory {

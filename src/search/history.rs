@@ -16,12 +16,19 @@ pub fn history_bonus(depth: i32) -> i32 {
     (16 * depth * depth + 32 * depth).min(super::params::history_bonus_max())
 }
 
-/// Applies a bonus (or malus, if negative) with gravity towards zero.
+/// Adds a bonus (or malus, if negative) to a history entry bounded by `limit`, with gravity
+/// towards zero: the nearer the entry is to the limit, the less a bonus moves it on.
+#[inline]
+pub(super) fn apply_with_gravity(entry: &mut i16, bonus: i32, limit: i32) {
+    let value = i32::from(*entry);
+    let updated = value + bonus - value * bonus.abs() / limit;
+    *entry = updated.clamp(-limit, limit) as i16;
+}
+
+/// [`apply_with_gravity`] within the move histories' bound.
 #[inline]
 fn apply(entry: &mut i16, bonus: i32) {
-    let value = i32::from(*entry);
-    let updated = value + bonus - value * bonus.abs() / MAX_HISTORY;
-    *entry = updated.clamp(-MAX_HISTORY, MAX_HISTORY) as i16;
+    apply_with_gravity(entry, bonus, MAX_HISTORY);
 }
 
 /// Entries of the continuation table: (earlier piece, its destination) x (piece, destination).

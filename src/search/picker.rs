@@ -8,7 +8,7 @@
 //! Quiescence: TT move -> winning/equal captures only (or every evasion when in check).
 
 use super::history::{ContinuationRows, History};
-use super::see::{see_ge, SEE_VALUES};
+use super::see::{captured_kind, see_ge, SEE_VALUES};
 use crate::board::{Bitboard, Move, MoveKind, MoveList, Piece, PieceKind, Position, MAX_MOVES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,15 +85,6 @@ pub fn is_noisy(pos: &Position, mv: Move) -> bool {
     }
 }
 
-/// The kind of piece `mv` captures (a pawn en passant), if any.
-#[inline]
-pub fn captured_kind(pos: &Position, mv: Move) -> Option<PieceKind> {
-    match mv.kind() {
-        MoveKind::EnPassant => Some(PieceKind::Pawn),
-        _ => pos.piece_at(mv.to()).map(|p| p.kind),
-    }
-}
-
 /// Ordering score of a noisy move: MVV-LVA, then its capture history (a thirty-second of it:
 /// it reorders captures of the same victim, seldom across victims).
 #[inline]
@@ -108,12 +99,7 @@ fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
 /// Most valuable victim, least valuable attacker; queen promotions rank with queen captures.
 #[inline]
 fn mvv_lva(pos: &Position, mv: Move) -> i32 {
-    let victim = match mv.kind() {
-        MoveKind::EnPassant => SEE_VALUES[0],
-        _ => pos
-            .piece_at(mv.to())
-            .map_or(0, |p| SEE_VALUES[p.kind.index()]),
-    };
+    let victim = captured_kind(pos, mv).map_or(0, |k| SEE_VALUES[k.index()]);
     let promotion = match mv.promotion_kind() {
         Some(PieceKind::Queen) => SEE_VALUES[PieceKind::Queen.index()],
         _ => 0,

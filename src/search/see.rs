@@ -7,17 +7,22 @@ use crate::board::{Bitboard, Move, MoveKind, PieceKind, Position};
 /// Exchange values, pawn to king.
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
 
+/// The kind of piece `mv` captures (a pawn en passant; nothing when castling, whose king
+/// "takes" its own rook), if any.
+#[inline]
+pub fn captured_kind(pos: &Position, mv: Move) -> Option<PieceKind> {
+    match mv.kind() {
+        MoveKind::EnPassant => Some(PieceKind::Pawn),
+        MoveKind::Castling => None,
+        _ => pos.piece_at(mv.to()).map(|p| p.kind),
+    }
+}
+
 /// Exchange value of the piece `mv` captures (en passant captures a pawn), plus what a
 /// promotion gains.
 #[inline]
 pub fn gain_of(pos: &Position, mv: Move) -> i32 {
-    let captured = match mv.kind() {
-        MoveKind::EnPassant => SEE_VALUES[0],
-        MoveKind::Castling => 0,
-        _ => pos
-            .piece_at(mv.to())
-            .map_or(0, |p| SEE_VALUES[p.kind.index()]),
-    };
+    let captured = captured_kind(pos, mv).map_or(0, |k| SEE_VALUES[k.index()]);
     let promotion = mv
         .promotion_kind()
         .map_or(0, |k| SEE_VALUES[k.index()] - SEE_VALUES[0]);

@@ -6,9 +6,9 @@ use super::correction::CorrectionHistory;
 use super::history::{history_bonus, ContinuationRows, History, CONTINUATION_PLIES};
 use super::limits::SearchLimits;
 use super::params;
-use super::picker::{captured_kind, is_noisy, MovePicker};
+use super::picker::{is_noisy, MovePicker};
 use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
-use super::see::{gain_of, see_ge};
+use super::see::{captured_kind, gain_of, see_ge};
 use super::tablebases::SearchTablebases;
 use super::time::{soft_scale, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
@@ -144,16 +144,21 @@ fn check_mask(node_budget: Option<u64>) -> u64 {
     interval - 1
 }
 
-/// Late-move reductions by depth and move number: logarithmic in both.
-fn reduction_table() -> Box<[[i32; 64]; 64]> {
-    let mut table = Box::new([[0i32; 64]; 64]);
+/// Fills the late-move reductions by depth and move number: logarithmic in both.
+fn fill_reductions(table: &mut [[i32; 64]; 64]) {
+    let base = f64::from(params::lmr_base()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor()) / 100.0;
     for (depth, row) in table.iter_mut().enumerate().skip(1) {
         for (moves, r) in row.iter_mut().enumerate().skip(1) {
-            let base = f64::from(params::lmr_base()) / 100.0;
-            let divisor = f64::from(params::lmr_divisor()) / 100.0;
             *r = (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32;
         }
     }
+}
+
+/// The late-move reduction table (see [`fill_reductions`]).
+fn reduction_table() -> Box<[[i32; 64]; 64]> {
+    let mut table = Box::new([[0i32; 64]; 64]);
+    fill_reductions(&mut table);
     table
 }
 
@@ -197,7 +202,7 @@ impl Worker {
         self.pos = pos.clone();
         if params::TUNABLE_BUILD {
             // The reduction constants may have been set since the last search.
-            self.reductions = reduction_table();
+            fill_reductions(&mut self.reductions);
         }
         self.evaluator.set_root(&self.pos);
         self.root_moves = root_moves.to_vec();
@@ -492,13 +497,12 @@ impl Worker {
     }
 
     /// The continuation rows of the moves one, two and four plies before `ply` (none across
-    /// a null move or before the root).
+    /// a null move or before the root: their frames have no piece).
     #[inline]
     fn continuation_rows(&self, ply: usize) -> ContinuationRows {
         CONTINUATION_PLIES.map(|back| {
             let frame = self.stack[ply.checked_sub(back)?];
-            let piece = frame.piece?;
-            (!frame.mv.is_none()).then(|| History::continuation_row(piece, frame.mv.to()))
+            Some(History::continuation_row(frame.piece?, frame.mv.to()))
         })
     }
 
