@@ -5,12 +5,13 @@ use super::cli::{clock, default_threads, flag};
 use super::records::{read_records, PackedRecord};
 use super::trainer::checkpoint::Checkpoint;
 use super::trainer::{quantise, train, Progress, Schedule, TrainConfig};
+use crate::eval::nnue::Network;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 14] = [
+const VALUE_FLAGS: [&str; 15] = [
     "--out",
     "--hidden",
     "--epochs",
@@ -25,6 +26,7 @@ const VALUE_FLAGS: [&str; 14] = [
     "--validation",
     "--checkpoint",
     "--resume",
+    "--init",
 ];
 
 /// The data files: every argument that is neither a flag nor a flag's value.
@@ -53,9 +55,18 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         return Err("train needs at least one binary data file".into());
     }
     let out: PathBuf = flag(args, "--out")?.ok_or("train needs --out FILE")?;
-    let resume = match flag::<PathBuf>(args, "--resume")? {
-        Some(path) => Some(Checkpoint::load(&path).map_err(|e| e.to_string())?),
-        None => None,
+    let resume = match (
+        flag::<PathBuf>(args, "--resume")?,
+        flag::<PathBuf>(args, "--init")?,
+    ) {
+        (Some(_), Some(_)) => {
+            return Err("--resume (a checkpoint) and --init (a net) exclude each other".into())
+        }
+        (Some(path), None) => Some(Checkpoint::load(&path).map_err(|e| e.to_string())?),
+        (None, Some(path)) => Some(Checkpoint::from_net(
+            &Network::load(&path).map_err(|e| format!("--init {}: {e}", path.display()))?,
+        )),
+        (None, None) => None,
     };
     let defaults = TrainConfig::default();
     let hidden: Option<usize> = flag(args, "--hidden")?;
@@ -122,8 +133,10 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         config.threads,
         config.seed
     );
-    if let Some(c) = &resume {
-        eprintln!("train: resuming after epoch {}", c.epochs_done);
+    match &resume {
+        Some(c) if c.epochs_done > 0 => eprintln!("train: resuming after epoch {}", c.epochs_done),
+        Some(_) => eprintln!("train: starting from the weights of the --init net"),
+        None => {}
     }
     let mut last_line = Instant::now();
     let epochs = config.epochs;
@@ -143,6 +156,9 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
                     100.0 * *done as f64 / (*total).max(1) as f64
                 );
             }
+        }
+        Progress::Start { validation_loss } => {
+            eprintln!("epoch 0/{epochs}: validation loss {validation_loss:.6} (the --init net)");
         }
         Progress::Epoch(r) => {
             last_line = Instant::now();

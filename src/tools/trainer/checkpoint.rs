@@ -28,6 +28,17 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
+    /// A fresh run (no epochs done, a new optimiser) that starts from a quantised net.
+    pub fn from_net(net: &crate::eval::nnue::Network) -> Checkpoint {
+        let net = FloatNetwork::from_network(net);
+        let adam = Adam::new(net.params.len());
+        Checkpoint {
+            net,
+            adam,
+            epochs_done: 0,
+        }
+    }
+
     /// The checkpoint's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.net.params.len();

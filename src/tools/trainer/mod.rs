@@ -161,6 +161,12 @@ pub enum Progress {
     },
     /// An epoch is done.
     Epoch(EpochReport),
+    /// Before the first epoch of a run that starts from given weights (not random, not a
+    /// resumed run): their loss on the held-out positions, the figure the epochs must beat.
+    Start {
+        /// Mean loss on the held-out positions.
+        validation_loss: f64,
+    },
 }
 
 /// Summary of one epoch.
@@ -287,6 +293,7 @@ pub fn train(
             config.scale
         )));
     }
+    let from_given_weights = resume.as_ref().is_some_and(|c| c.epochs_done == 0);
     let mut state = match resume {
         Some(checkpoint) => checkpoint,
         None => {
@@ -315,6 +322,11 @@ pub fn train(
         .collect();
     let (base, validation) = split(data.len(), config);
     let mut order = base.clone();
+    if from_given_weights && !validation.is_empty() {
+        progress(&Progress::Start {
+            validation_loss: mean_loss(&state.net, data, &validation, config.target(), threads),
+        });
+    }
 
     for epoch in state.epochs_done + 1..=config.epochs {
         let started = Instant::now();

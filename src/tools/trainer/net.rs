@@ -162,6 +162,28 @@ impl FloatNetwork {
         FloatNetwork { layout, params }
     }
 
+    /// The float network a quantised one stands for (each weight divided by its scale), so
+    /// that training can go on from a shipped net; [`FloatNetwork::quantise`] gives the same
+    /// integers back.
+    pub fn from_network(net: &Network) -> FloatNetwork {
+        let layout = Layout {
+            hidden: net.hidden(),
+        };
+        let mut params = Vec::with_capacity(layout.len());
+        let qa = QA as f32;
+        for feature in 0..INPUTS {
+            params.extend(net.feature_row(feature).iter().map(|&w| f32::from(w) / qa));
+        }
+        params.extend(net.feature_bias().iter().map(|&b| f32::from(b) / qa));
+        params.extend(
+            net.output_weights()
+                .iter()
+                .map(|&w| f32::from(w) / QB as f32),
+        );
+        params.push((f64::from(net.output_bias()) / f64::from(QA * QB)) as f32);
+        FloatNetwork { layout, params }
+    }
+
     /// Hidden units per perspective.
     pub fn hidden(&self) -> usize {
         self.layout.hidden

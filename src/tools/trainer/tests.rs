@@ -261,3 +261,61 @@ fn the_cosine_schedule_falls_from_the_first_rate_to_the_last() {
     assert!(rates.windows(2).all(|w| w[1] < w[0]), "{rates:?}");
     assert!((Schedule::Exponential(0.5).rate(1.0, 3, 10) - 0.25).abs() < 1e-9);
 }
+
+#[test]
+fn a_quantised_net_comes_back_from_its_float_form() {
+    let data = fixture(1500, 11);
+    let trained = train(&data, &config(32, 2), None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let net = trained.net.quantise().unwrap_or_else(|e| panic!("{e}"));
+    let back = FloatNetwork::from_network(&net);
+    assert_eq!(back.hidden(), 32);
+    assert_eq!(back.quantise().unwrap_or_else(|e| panic!("{e}")), net);
+}
+
+#[test]
+fn a_run_from_a_net_starts_at_its_loss_and_lowers_it() {
+    let data = fixture(3000, 12);
+    let four = config(32, 4);
+    let one = TrainConfig {
+        epochs: 1,
+        ..four.clone()
+    };
+    let first = train(&data, &one, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let net = first.net.quantise().unwrap_or_else(|e| panic!("{e}"));
+    let (_, validation_idx) = split(data.len(), &four);
+    let trained_loss = mean_loss(&first.net, &data, &validation_idx, four.target(), 2);
+    let random = FloatNetwork::random(32, four.seed);
+    let random_loss = mean_loss(&random, &data, &validation_idx, four.target(), 2);
+
+    let mut start_loss = None;
+    let mut reports = Vec::new();
+    let state = train(
+        &data,
+        &four,
+        Some(Checkpoint::from_net(&net)),
+        &mut |p| match p {
+            Progress::Start { validation_loss } => start_loss = Some(*validation_loss),
+            Progress::Epoch(report) => reports.push(report.clone()),
+            Progress::Batch { .. } => {}
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let start_loss = start_loss.unwrap_or_else(|| panic!("no start report"));
+    // The run starts from the given weights (up to their rounding), not from random ones ...
+    assert!(
+        (start_loss - trained_loss).abs() <= 0.02 * trained_loss,
+        "start {start_loss}, the net's own {trained_loss}"
+    );
+    assert!(
+        start_loss < 0.8 * random_loss,
+        "start {start_loss}, random {random_loss}"
+    );
+    // ... runs every epoch (none counts as done) and improves on them.
+    assert_eq!(state.epochs_done, 4);
+    assert_eq!(reports.len(), 4);
+    let last = reports[3].validation_loss.unwrap_or(f64::NAN);
+    assert!(
+        last < start_loss,
+        "after 4 epochs {last}, at the start {start_loss}"
+    );
+}
