@@ -73,7 +73,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     let hidden = match (&resume, hidden) {
         (Some(c), Some(h)) if c.net.hidden() != h => {
             return Err(format!(
-                "--hidden {h}, but the checkpoint's net has {} hidden units",
+                "--hidden {h}, but the net of --resume or --init has {} hidden units",
                 c.net.hidden()
             ))
         }
