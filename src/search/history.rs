@@ -83,17 +83,24 @@ impl History {
         }
     }
 
+    /// `piece` moving to `to` as one index (12 x 64 of them): the row of an earlier move and
+    /// the column of a later one in the continuation table.
+    #[inline]
+    fn piece_to(piece: Piece, to: Square) -> usize {
+        piece.index() * 64 + to.index()
+    }
+
     /// The continuation row of an earlier move: `piece` moved to `to`.
     #[inline]
     pub fn continuation_row(piece: Piece, to: Square) -> usize {
-        (piece.index() * 64 + to.index()) * 12 * 64
+        Self::piece_to(piece, to) * 12 * 64
     }
 
     /// The continuation score of `piece` moving to `to` after the earlier moves of `rows`: the
     /// moves one and two plies back count fully, four plies back half.
     #[inline]
     fn continuation_score(&self, rows: &ContinuationRows, piece: Piece, to: Square) -> i32 {
-        let column = piece.index() * 64 + to.index();
+        let column = Self::piece_to(piece, to);
         let entry =
             |row: Option<usize>| row.map_or(0, |r| i32::from(self.continuation[r + column]));
         entry(rows[0]) + entry(rows[1]) + entry(rows[2]) / 2
@@ -122,7 +129,7 @@ impl History {
         bonus: i32,
     ) {
         self.update_quiet(side, mv, bonus);
-        let column = piece.index() * 64 + mv.to().index();
+        let column = Self::piece_to(piece, mv.to());
         for row in rows.iter().flatten() {
             apply(&mut self.continuation[row + column], bonus);
         }
@@ -132,7 +139,7 @@ impl History {
     /// promotion that takes nothing).
     #[inline]
     fn capture_slot(piece: Piece, to: Square, captured: Option<PieceKind>) -> usize {
-        (piece.index() * 64 + to.index()) * 7 + captured.map_or(6, PieceKind::index)
+        Self::piece_to(piece, to) * 7 + captured.map_or(6, PieceKind::index)
     }
 
     /// Capture history of `piece` moving to `to` and taking `captured`.
