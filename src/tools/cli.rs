@@ -48,9 +48,11 @@ pub const USAGE: &str = "usage:
                                            with the feature `tune` takes them as UCI options
   betacut train <data files...> --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X]
                   [--lr-decay X | --lr-end X] [--wdl X] [--scale CP] [--threads N] [--seed S]
-                  [--validation N] [--checkpoint DIR] [--resume FILE | --init NET]
+                  [--validation N | --validation-data FILE] [--checkpoint DIR]
+                  [--resume FILE | --init NET]
                                            train a network on binary datagen files (--init:
-                                           from a net's weights, e.g. to fine-tune a shipped one)
+                                           from a net's weights, e.g. to fine-tune a shipped one;
+                                           --validation-data: held-out games, not a random share)
   betacut book make <games.pgn> <out.bin> [--plies N] [--min-games N]
                                            make a Polyglot book from PGN games (defaults: 24
                                            plies, moves seen in at least 3 games)

@@ -4,14 +4,14 @@
 use super::cli::{clock, default_threads, flag};
 use super::records::{read_records, PackedRecord};
 use super::trainer::checkpoint::Checkpoint;
-use super::trainer::{quantise, train, Progress, Schedule, TrainConfig};
+use super::trainer::{quantise, train, Progress, Schedule, TrainConfig, Validation};
 use crate::eval::nnue::Network;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 15] = [
+const VALUE_FLAGS: [&str; 16] = [
     "--out",
     "--hidden",
     "--epochs",
@@ -24,6 +24,7 @@ const VALUE_FLAGS: [&str; 15] = [
     "--threads",
     "--seed",
     "--validation",
+    "--validation-data",
     "--checkpoint",
     "--resume",
     "--init",
@@ -86,7 +87,20 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
             "--hidden {hidden}: must be a multiple of 32 between 32 and 4096"
         ));
     }
-    let config = TrainConfig {
+    let (random_share, validation_file) = match (
+        flag::<usize>(args, "--validation")?,
+        flag::<PathBuf>(args, "--validation-data")?,
+    ) {
+        (Some(_), Some(_)) => {
+            return Err(
+                "--validation N (drawn from the data) and --validation-data FILE exclude each \
+                 other"
+                    .into(),
+            )
+        }
+        pair => pair,
+    };
+    let mut config = TrainConfig {
         hidden,
         epochs: flag(args, "--epochs")?.unwrap_or(defaults.epochs),
         batch: flag(args, "--batch")?.unwrap_or(defaults.batch),
@@ -105,7 +119,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         scale: flag(args, "--scale")?.unwrap_or(defaults.scale),
         threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
         seed: flag(args, "--seed")?.unwrap_or(defaults.seed),
-        validation: flag(args, "--validation")?,
+        validation: Validation::Random(random_share),
         checkpoint_dir: flag(args, "--checkpoint")?,
     };
 
@@ -114,12 +128,28 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     for file in &files {
         data.extend(read_records(file).map_err(|e| e.to_string())?);
     }
+    // The held-out games go last; the trainer takes the tail as its validation set.
+    if let Some(file) = validation_file {
+        let held_out = read_records(&file).map_err(|e| e.to_string())?;
+        if held_out.is_empty() {
+            return Err(format!(
+                "--validation-data {}: no positions",
+                file.display()
+            ));
+        }
+        config.validation = Validation::Last(held_out.len());
+        data.extend(held_out);
+    }
     eprintln!(
-        "train: {} positions from {} file(s) loaded in {:.1} s; hidden {}, epochs {}, batch {}, \
+        "train: {} positions from {} file(s) loaded in {:.1} s{}; hidden {}, epochs {}, batch {}, \
          lr {} ({}), wdl {}, scale {}, {} thread(s), seed {}",
         data.len(),
         files.len(),
         start.elapsed().as_secs_f64(),
+        match config.validation {
+            Validation::Last(n) => format!(" (the last {n} from --validation-data, held out)"),
+            Validation::Random(_) => String::new(),
+        },
         config.hidden,
         config.epochs,
         config.batch,

@@ -106,8 +106,8 @@ pub struct TrainConfig {
     pub threads: usize,
     /// Seed of the initial weights, the validation split and the batch order.
     pub seed: u64,
-    /// Positions held out to measure the validation loss (`None`: 1 %, at most 100,000).
-    pub validation: Option<usize>,
+    /// Positions held out to measure the validation loss.
+    pub validation: Validation,
     /// Where to write a checkpoint and a quantised net after every epoch.
     pub checkpoint_dir: Option<PathBuf>,
 }
@@ -137,10 +137,21 @@ impl Default for TrainConfig {
             scale: 140.0,
             threads: 1,
             seed: 1,
-            validation: None,
+            validation: Validation::Random(None),
             checkpoint_dir: None,
         }
     }
+}
+
+/// Which positions are held out to measure the validation loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Validation {
+    /// This many drawn at random (`None`: 1 %, at most 100,000). Positions of one game then
+    /// sit on both sides, so the loss flatters a net that learnt those games.
+    Random(Option<usize>),
+    /// The last this many positions of the data: a file of other games passed last, so that
+    /// no game is on both sides.
+    Last(usize),
 }
 
 /// What the trainer reports while it runs.
@@ -196,10 +207,16 @@ struct ThreadState {
 
 /// Splits the positions into (training, validation) index lists, reproducibly.
 fn split(len: usize, config: &TrainConfig) -> (Vec<u32>, Vec<u32>) {
-    let held_out = config
-        .validation
-        .unwrap_or((len / 100).min(100_000))
-        .min(len / 2);
+    let held_out = match config.validation {
+        Validation::Last(n) => {
+            let n = n.min(len);
+            return (
+                (0..(len - n) as u32).collect(),
+                ((len - n) as u32..len as u32).collect(),
+            );
+        }
+        Validation::Random(n) => n.unwrap_or((len / 100).min(100_000)).min(len / 2),
+    };
     let mut order: Vec<u32> = (0..len as u32).collect();
     order.shuffle(&mut StdRng::seed_from_u64(config.seed ^ 0x05EE_D0F5_A11D));
     let mut validation = order.split_off(len - held_out);
@@ -321,6 +338,11 @@ pub fn train(
         })
         .collect();
     let (base, validation) = split(data.len(), config);
+    if base.is_empty() {
+        return Err(TrainError::Config(
+            "no training positions left beside the validation positions".into(),
+        ));
+    }
     let mut order = base.clone();
     if from_given_weights && !validation.is_empty() {
         progress(&Progress::Start {

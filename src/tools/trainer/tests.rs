@@ -59,7 +59,7 @@ fn config(hidden: usize, epochs: u32) -> TrainConfig {
         scale: 200.0,
         threads: 2,
         seed: 3,
-        validation: Some(300),
+        validation: Validation::Random(Some(300)),
         checkpoint_dir: None,
     }
 }
@@ -249,6 +249,55 @@ fn bad_settings_are_refused() {
         train(&data[..1], &config(32, 1), None, &mut |_| {}),
         Err(TrainError::Config(_))
     ));
+    let nothing_left = TrainConfig {
+        validation: Validation::Last(100),
+        ..config(32, 1)
+    };
+    assert!(matches!(
+        train(&data, &nothing_left, None, &mut |_| {}),
+        Err(TrainError::Config(_))
+    ));
+}
+
+#[test]
+fn a_held_out_tail_is_the_validation_set_and_never_trained_on() {
+    let data = fixture(1000, 14);
+    let tail = TrainConfig {
+        validation: Validation::Last(250),
+        ..config(32, 2)
+    };
+    let (train_idx, validation_idx) = split(data.len(), &tail);
+    assert_eq!(train_idx, (0..750).collect::<Vec<u32>>());
+    assert_eq!(validation_idx, (750..1000).collect::<Vec<u32>>());
+    // The random split of the same size mixes the two parts.
+    let random = TrainConfig {
+        validation: Validation::Random(Some(250)),
+        ..tail.clone()
+    };
+    let (_, random_idx) = split(data.len(), &random);
+    assert_eq!(random_idx.len(), 250);
+    assert!(random_idx.iter().any(|&i| i < 750));
+    // Changing only the held-out positions changes the validation loss but not the training.
+    let mut other = data.clone();
+    let replacement = fixture(250, 15);
+    other[750..].copy_from_slice(&replacement[..250]);
+    let run = |d: &[PackedRecord]| {
+        let mut last = None;
+        let state = train(d, &tail, None, &mut |p| {
+            if let Progress::Epoch(r) = p {
+                last = Some((r.train_loss, r.validation_loss));
+            }
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        (state.net.params, last)
+    };
+    let (params_a, last_a) = run(&data);
+    let (params_b, last_b) = run(&other);
+    assert_eq!(params_a, params_b);
+    let (train_a, validation_a) = last_a.unwrap_or_else(|| panic!("no epoch report"));
+    let (train_b, validation_b) = last_b.unwrap_or_else(|| panic!("no epoch report"));
+    assert_eq!(train_a, train_b);
+    assert_ne!(validation_a, validation_b);
 }
 
 #[test]
