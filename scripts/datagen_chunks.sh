@@ -8,6 +8,8 @@
 # e.g.   nice -n 19 scripts/datagen_chunks.sh target/release/betacut ~/betacut-data/gen1 4301 \
 #            120000 10000 --nodes 5000 --threads 2
 # Then:  cat OUT_DIR/chunk-*.bin > gen1.bin   (the chunk names sort in game order)
+# FIRST=K in the environment starts at game K instead of 0, e.g. to go on with smaller chunks
+# (an interrupted chunk restarts from its beginning, so smaller ones lose less).
 set -euo pipefail
 if [ $# -lt 5 ]; then
     sed -n '2,12p' "$0"
@@ -16,7 +18,7 @@ fi
 binary=$1 out=$2 seed=$3 total=$4 chunk=$5
 shift 5
 mkdir -p "$out"
-for ((first = 0; first < total; first += chunk)); do
+for ((first = ${FIRST:-0}; first < total; first += chunk)); do
     games=$((total - first < chunk ? total - first : chunk))
     name=$(printf "%s/chunk-%09d.bin" "$out" "$first")
     if [ -f "$name" ]; then
