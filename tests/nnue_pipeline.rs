@@ -189,6 +189,19 @@ fn the_command_line_runs_the_pipeline_and_refuses_bad_nets() {
     }
     let out = betacut(&["bench", "4", "--net", &path(&dir.join("missing.bin"))]);
     assert_eq!(out.status.code(), Some(2));
+    // A hard cap below the soft budget is refused before any game is played.
+    let capped = dir.join("capped.bin");
+    let out = betacut(&[
+        "datagen",
+        &path(&capped),
+        "--soft-nodes",
+        "5000",
+        "--nodes",
+        "1000",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("--soft-nodes 5000"), "{}", text(&out));
+    assert!(!capped.exists());
     // Text data is not binary data.
     let text_data = dir.join("data.txt");
     std::fs::write(&text_data, "8/8/8/4k3/8/8/8/4K3 w - - 0 1 | 0.5\n").unwrap_or_default();

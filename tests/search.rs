@@ -277,6 +277,37 @@ fn depth_and_node_limits_are_obeyed() {
 }
 
 #[test]
+fn a_soft_node_budget_ends_the_search_on_the_first_iteration_that_reaches_it() {
+    // The search of each position stops after the iteration that ends with the budget spent:
+    // it is the depth-limited search to that depth node for node, and the iteration before
+    // ended below the budget.
+    let soft = 30_000;
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        let pos = position(fen);
+        let (result, _) = search(
+            &pos,
+            SearchLimits {
+                soft_nodes: Some(soft),
+                ..SearchLimits::default()
+            },
+        );
+        assert!(result.nodes >= soft, "{fen}: {} nodes", result.nodes);
+        let same = depth(&pos, result.depth);
+        assert_eq!(
+            (same.nodes, same.best_move, same.score),
+            (result.nodes, result.best_move, result.score),
+            "{fen}"
+        );
+        let before = depth(&pos, result.depth - 1);
+        assert!(before.nodes < soft, "{fen}: {} nodes", before.nodes);
+    }
+}
+
+#[test]
 fn excluded_root_moves_are_never_played() {
     let pos = position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
     let mate = pos.parse_move("d1d8").unwrap_or(Move::NONE);

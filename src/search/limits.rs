@@ -22,6 +22,9 @@ pub struct SearchLimits {
     pub depth: Option<u32>,
     /// Node budget.
     pub nodes: Option<u64>,
+    /// Soft node budget: no iteration starts once the search has used this many nodes, so the
+    /// move comes from a completed iteration (data generation; `nodes` stays the hard cap).
+    pub soft_nodes: Option<u64>,
     /// Exact time for this move (XBoard `st`, UCI `movetime`).
     pub movetime: Option<Duration>,
     /// Game clock, from which the time manager derives soft and hard limits.

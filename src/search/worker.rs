@@ -390,9 +390,9 @@ impl Worker {
         self.report_line(sh, &line, pv_index, bound);
     }
 
-    /// After an iteration: stop for a found mate, an only move, or the soft time limit
-    /// (stretched when the best move keeps changing, has taken little of the effort or the
-    /// score falls; shortened when the move is stable and took most of the effort).
+    /// After an iteration: stop for a found mate, the soft node budget, an only move, or the
+    /// soft time limit (stretched when the best move keeps changing, has taken little of the
+    /// effort or the score falls; shortened when the move is stable and took most of it).
     fn iteration_should_stop(
         &self,
         sh: &Shared,
@@ -404,6 +404,12 @@ impl Worker {
         // `go mate N`: a mate in N moves or fewer for the side to move has been found.
         if let (Some(wanted), Some(moves)) = (sh.limits.mate, score::mate_in_moves(score)) {
             if moves > 0 && moves.unsigned_abs() <= wanted {
+                return true;
+            }
+        }
+        if let Some(soft) = sh.limits.soft_nodes {
+            sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if sh.total_nodes() >= soft {
                 return true;
             }
         }

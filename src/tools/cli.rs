@@ -31,12 +31,15 @@ pub const USAGE: &str = "usage:
                   [--net FILE|--hce] [--verbose]
                                            run a bm/am test suite, print solved/total
                                            (--verbose: every iteration of every search)
-  betacut datagen <out> [--text] [--games N] [--first-game K] [--nodes N] [--depth N]
-                  [--seed S] [--threads N] [--hash MB] [--random-plies N] [--openings FILE]
-                  [--net FILE|--hce]       self-play data, games K..K+N in game order: 32-byte
+  betacut datagen <out> [--text] [--games N] [--first-game K] [--nodes N] [--soft-nodes N]
+                  [--depth N] [--seed S] [--threads N] [--hash MB] [--random-plies N]
+                  [--openings FILE] [--net FILE|--hce]
+                                           self-play data, games K..K+N in game order: 32-byte
                                            records with score and result (for `train`), or with
                                            --text (implied by an output name ending in .txt)
-                                           `FEN | result` lines for `tune`
+                                           `FEN | result` lines for `tune`; --soft-nodes: each
+                                           move ends on the first iteration past N nodes, under
+                                           a hard cap of --nodes (default 5N)
   (bench, epd, datagen: the built-in evaluation unless --net FILE names a network or --hce
    asks for the hand-crafted evaluation)
   betacut datagen-text <in.bin> [--limit N]
@@ -315,16 +318,27 @@ fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
     };
     let depth: Option<u32> = flag(args, "--depth")?;
     let nodes: Option<u64> = flag(args, "--nodes")?;
+    let soft_nodes: Option<u64> = flag(args, "--soft-nodes")?;
+    if let (Some(hard), Some(soft)) = (nodes, soft_nodes) {
+        if hard < soft {
+            return Err(format!(
+                "--nodes {hard} (the hard cap) is below --soft-nodes {soft}"
+            ));
+        }
+    }
     let defaults = datagen::DatagenConfig::default();
     let config = datagen::DatagenConfig {
         games: flag(args, "--games")?.unwrap_or(defaults.games),
         first_game: flag(args, "--first-game")?.unwrap_or(0),
-        // A depth alone limits by depth; otherwise the node budget (default 6000) applies.
-        nodes: if depth.is_some() {
-            nodes
-        } else {
-            nodes.or(defaults.nodes)
+        // A depth alone limits by depth; a soft budget has a hard cap of five times itself
+        // unless --nodes names one; otherwise the node budget (default 6000) applies.
+        nodes: match (nodes, soft_nodes, depth) {
+            (Some(hard), _, _) => Some(hard),
+            (None, Some(soft), _) => Some(soft.saturating_mul(5)),
+            (None, None, Some(_)) => None,
+            (None, None, None) => defaults.nodes,
         },
+        soft_nodes,
         depth,
         random_plies: flag(args, "--random-plies")?.unwrap_or(defaults.random_plies),
         seed: flag(args, "--seed")?.unwrap_or(defaults.seed),

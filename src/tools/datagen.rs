@@ -3,7 +3,8 @@
 //!
 //! Every game starts from the start position (or a line of an openings file) followed by a few
 //! random plies drawn from a generator seeded by the run's seed and the game's number, then
-//! Betacut plays both sides with a fixed budget per move, single-threaded per game, with its
+//! Betacut plays both sides with a fixed budget per move (nodes, optionally a soft node budget
+//! that ends each move on a completed iteration, or depth), single-threaded per game, with its
 //! table and histories cleared: game `i` depends only on the seed and `i`, whatever the number
 //! of threads, so a run can be split into ranges of games (`first_game`) whose outputs
 //! concatenate into the output of one run. Games are written in game order.
@@ -36,8 +37,11 @@ pub struct DatagenConfig {
     pub games: usize,
     /// Number of the first game (games `first_game .. first_game + games` are played).
     pub first_game: usize,
-    /// Node budget per move (`None`: no node limit).
+    /// Node budget per move, the hard cap (`None`: no node limit).
     pub nodes: Option<u64>,
+    /// Soft node budget per move: the move comes from the first iteration that ends with at
+    /// least this many nodes spent (`None`: only the hard cap).
+    pub soft_nodes: Option<u64>,
     /// Depth limit per move (`None`: no depth limit).
     pub depth: Option<u32>,
     /// Random plies played after the opening position.
@@ -60,6 +64,7 @@ impl Default for DatagenConfig {
             games: 1000,
             first_game: 0,
             nodes: Some(6000),
+            soft_nodes: None,
             depth: None,
             random_plies: 8,
             seed: 1,
@@ -160,6 +165,7 @@ pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) 
 
     let limits = SearchLimits {
         nodes: config.nodes,
+        soft_nodes: config.soft_nodes,
         depth: config.depth,
         ..SearchLimits::default()
     };
@@ -309,6 +315,21 @@ mod tests {
             assert!(Position::from_fen(fen).is_ok(), "{line}");
             assert!(["1.0", "0.5", "0.0"].contains(&label), "{line}");
         }
+    }
+
+    #[test]
+    fn a_soft_node_budget_plays_reproducible_games_of_its_own() {
+        let soft = |threads| DatagenConfig {
+            soft_nodes: Some(300),
+            nodes: Some(1500),
+            ..config(2, threads)
+        };
+        let (a, n) = run(&soft(1), DataFormat::Binary);
+        let (b, _) = run(&soft(2), DataFormat::Binary);
+        assert!(n > 10, "a game yields positions");
+        assert_eq!(a, b, "same seed, same data, whatever the threads");
+        let (hard_only, _) = run(&config(2, 1), DataFormat::Binary);
+        assert_ne!(a, hard_only, "the soft budget reaches the searches");
     }
 
     #[test]
