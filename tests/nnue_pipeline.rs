@@ -235,7 +235,7 @@ proptest! {
         let hidden = 32;
         let fw: Vec<i16> = (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect();
         let ow: Vec<i16> = (0..2 * hidden).map(|i| (i as i16 % 50) - MAX_OUTPUT_WEIGHT / 3).collect();
-        let net = Network::from_parts(hidden, fw, vec![7; hidden], ow, 99)
+        let net = Network::from_parts(hidden, fw, vec![7; hidden], ow, vec![99])
             .unwrap_or_else(|e| panic!("{e}"));
         let mut bytes = net.to_bytes();
         for (at, value) in edits {

@@ -34,8 +34,10 @@ fn network() -> Arc<Network> {
         };
         let fw = values(INPUTS * hidden, 250);
         let fb = values(hidden, 400);
-        let ow = values(2 * hidden, MAX_OUTPUT_WEIGHT);
-        Arc::new(Network::from_parts(hidden, fw, fb, ow, -777).unwrap_or_else(|e| panic!("{e}")))
+        // Four output buckets, so the incremental evaluation also has to pick the right one.
+        let ow = values(4 * 2 * hidden, MAX_OUTPUT_WEIGHT);
+        let ob = vec![-777, 1500, -40, 900];
+        Arc::new(Network::from_parts(hidden, fw, fb, ow, ob).unwrap_or_else(|e| panic!("{e}")))
     })
     .clone()
 }

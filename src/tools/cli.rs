@@ -49,13 +49,16 @@ pub const USAGE: &str = "usage:
   betacut tunables                         the search constants SPSA tunes (scripts/spsa.py):
                                            `name default min max step` per line; a build
                                            with the feature `tune` takes them as UCI options
-  betacut train <data files...> --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X]
-                  [--lr-decay X | --lr-end X] [--wdl X] [--scale CP] [--threads N] [--seed S]
+  betacut train <data files...> --out FILE [--hidden N] [--output-buckets N] [--epochs N]
+                  [--batch N] [--lr X] [--lr-decay X | --lr-end X] [--wdl X] [--scale CP]
+                  [--threads N] [--seed S]
                   [--validation N | --validation-data FILE] [--checkpoint DIR]
                   [--resume FILE | --init NET]
                                            train a network on binary datagen files (--init:
                                            from a net's weights, e.g. to fine-tune a shipped one;
-                                           --validation-data: held-out games, not a random share)
+                                           --validation-data: held-out games, not a random share;
+                                           --output-buckets with --init copies a one-bucket
+                                           net's output layer into each bucket)
   betacut book make <games.pgn> <out.bin> [--plies N] [--min-games N]
                                            make a Polyglot book from PGN games (defaults: 24
                                            plies, moves seen in at least 3 games)

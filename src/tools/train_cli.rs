@@ -11,9 +11,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 16] = [
+const VALUE_FLAGS: [&str; 17] = [
     "--out",
     "--hidden",
+    "--output-buckets",
     "--epochs",
     "--batch",
     "--lr",
@@ -56,6 +57,12 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         return Err("train needs at least one binary data file".into());
     }
     let out: PathBuf = flag(args, "--out")?.ok_or("train needs --out FILE")?;
+    let buckets: Option<usize> = flag(args, "--output-buckets")?;
+    if let Some(b) = buckets {
+        if !(1..=crate::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&b) {
+            return Err(format!("--output-buckets {b}: must be between 1 and 16"));
+        }
+    }
     let resume = match (
         flag::<PathBuf>(args, "--resume")?,
         flag::<PathBuf>(args, "--init")?,
@@ -64,10 +71,34 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
             return Err("--resume (a checkpoint) and --init (a net) exclude each other".into())
         }
         (Some(path), None) => Some(Checkpoint::load(&path).map_err(|e| e.to_string())?),
-        (None, Some(path)) => Some(Checkpoint::from_net(
-            &Network::load(&path).map_err(|e| format!("--init {}: {e}", path.display()))?,
-        )),
+        (None, Some(path)) => {
+            let net =
+                Network::load(&path).map_err(|e| format!("--init {}: {e}", path.display()))?;
+            // A net of one output layer grows into several by copying it into each bucket.
+            let net = match buckets {
+                Some(b) if b != net.buckets() => net.with_buckets(b).ok_or_else(|| {
+                    format!(
+                        "--init {} has {} output buckets; --output-buckets {b} can only grow a \
+                         net of one",
+                        path.display(),
+                        net.buckets()
+                    )
+                })?,
+                _ => net,
+            };
+            Some(Checkpoint::from_net(&net))
+        }
         (None, None) => None,
+    };
+    let buckets = match (&resume, buckets) {
+        (Some(c), Some(b)) if c.net.layout.buckets != b => {
+            return Err(format!(
+                "--output-buckets {b}, but the checkpoint of --resume has {}",
+                c.net.layout.buckets
+            ))
+        }
+        (Some(c), _) => c.net.layout.buckets,
+        (None, b) => b.unwrap_or(defaults_buckets()),
     };
     let defaults = TrainConfig::default();
     let hidden: Option<usize> = flag(args, "--hidden")?;
@@ -102,6 +133,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     };
     let mut config = TrainConfig {
         hidden,
+        output_buckets: buckets,
         epochs: flag(args, "--epochs")?.unwrap_or(defaults.epochs),
         batch: flag(args, "--batch")?.unwrap_or(defaults.batch),
         lr: flag(args, "--lr")?.unwrap_or(defaults.lr),
@@ -141,7 +173,8 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         data.extend(held_out);
     }
     eprintln!(
-        "train: {} positions from {} file(s) loaded in {:.1} s{}; hidden {}, epochs {}, batch {}, \
+        "train: {} positions from {} file(s) loaded in {:.1} s{}; hidden {}, output buckets {}, \
+         epochs {}, batch {}, \
          lr {} ({}), wdl {}, scale {}, {} thread(s), seed {}",
         data.len(),
         files.len(),
@@ -151,6 +184,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
             Validation::Random(_) => String::new(),
         },
         config.hidden,
+        config.output_buckets,
         config.epochs,
         config.batch,
         config.lr,
@@ -215,8 +249,9 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     let net = quantise(&state.net, &data).map_err(|e| e.to_string())?;
     save_net(&net, &out)?;
     println!(
-        "network (hidden {}) written to {} after {} epochs in {}",
+        "network (hidden {}, {} output bucket(s)) written to {} after {} epochs in {}",
         net.hidden(),
+        net.buckets(),
         out.display(),
         state.epochs_done,
         clock(start.elapsed())
@@ -227,4 +262,9 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
 fn save_net(net: &crate::eval::nnue::Network, path: &Path) -> Result<(), String> {
     net.save(path)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The trainer's default number of output buckets.
+fn defaults_buckets() -> usize {
+    TrainConfig::default().output_buckets
 }

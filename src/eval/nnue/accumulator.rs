@@ -117,10 +117,11 @@ impl AccumulatorStack {
     /// side to move's view.
     #[inline]
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
+        let bucket = net.bucket_of(pos);
         let (white, black) = self.current(net, pos);
         match pos.side_to_move() {
-            Color::White => net.output(white, black),
-            Color::Black => net.output(black, white),
+            Color::White => net.output(white, black, bucket),
+            Color::Black => net.output(black, white, bucket),
         }
     }
 

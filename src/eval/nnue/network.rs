@@ -5,18 +5,22 @@
 //! | bytes  | field                                                                    |
 //! | ------ | ------------------------------------------------------------------------ |
 //! | 0..4   | magic `BCNN`                                                             |
-//! | 4..6   | format version, 1                                                        |
+//! | 4..6   | format version, 1 or 2                                                   |
 //! | 6..8   | input set: 1 = 768 inputs per perspective ([`super::features`])          |
-//! | 8..12  | hidden size `H` (a multiple of 32, at most 4096)                         |
+//! | 8..12  | version 1: hidden size `H` (a multiple of 32, at most 4096), u32         |
+//! | 8..10  | version 2: hidden size `H`, u16                                          |
+//! | 10..12 | version 2: output buckets `B` (1..=16, [`super::output_bucket`])         |
 //! | 12..14 | QA (255), the scale of the feature weights and biases                    |
 //! | 14..16 | QB (64), the scale of the output weights                                 |
 //! | 16..18 | output scale (400): the output times this is centipawns                  |
 //! | 18..20 | activation: 1 = SCReLU                                                   |
-//! | 20..24 | payload length in bytes: `2 * (768 * H + H + 2 * H) + 4`                 |
+//! | 20..24 | payload length in bytes: `2 * (768 * H + H + B * 2 * H) + 4 * B`         |
 //! | 24..32 | FNV-1a 64-bit hash of the payload                                        |
 //!
 //! Payload: feature weights `i16[768][H]` (one row of `H` per input), feature biases `i16[H]`,
-//! output weights `i16[2 * H]` (the side to move's half first), output bias `i32`.
+//! output weights `i16[B][2 * H]` (in each bucket the side to move's half first), output biases
+//! `i32[B]`. Version 1 is version 2 with one bucket; a net of one bucket is written as version 1,
+//! so older builds still read it.
 //!
 //! Parsing checks every field, the length and the hash, and that the weights keep the integer
 //! arithmetic exact: the output weights within +-127 and no accumulator able to leave `i16`
@@ -24,16 +28,18 @@
 
 use super::features::feature_index;
 use super::forward::screlu_dot;
-use super::{HIDDEN_MULTIPLE, INPUTS, MAX_ACTIVE, MAX_EVAL, MAX_HIDDEN, MAX_OUTPUT_WEIGHT};
-use super::{QA, QB, SCALE};
+use super::{output_bucket, HIDDEN_MULTIPLE, INPUTS, MAX_ACTIVE, MAX_EVAL, MAX_HIDDEN};
+use super::{MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
 use crate::board::{Color, Position};
 use std::path::Path;
 use thiserror::Error;
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"BCNN";
-/// Format version written and read.
+/// Format version of a net with one output bucket.
 pub const VERSION: u16 = 1;
+/// Format version of a net with output buckets (read and written when there are two or more).
+pub const VERSION_BUCKETS: u16 = 2;
 /// Input set 1: 768 inputs per perspective.
 pub const INPUT_SET_768: u16 = 1;
 /// Activation 1: squared clipped ReLU.
@@ -59,7 +65,7 @@ pub enum NetError {
     #[error("not a Betacut net file (magic {0:02x?}, expected \"BCNN\")")]
     BadMagic([u8; 4]),
     /// A format version this build cannot read.
-    #[error("net format version {0} is not supported (this build reads version 1)")]
+    #[error("net format version {0} is not supported (this build reads versions 1 and 2)")]
     UnsupportedVersion(u16),
     /// An input set this build does not know.
     #[error("net input set {0} is not supported (this build knows 1: 768 per perspective)")]
@@ -70,6 +76,9 @@ pub enum NetError {
     /// A hidden size that is zero, too large or not a multiple of 32.
     #[error("net hidden size {0} is not a multiple of 32 between 32 and 4096")]
     BadHiddenSize(u64),
+    /// An output bucket count of zero or above [`MAX_OUTPUT_BUCKETS`].
+    #[error("net has {0} output buckets; this build reads 1 to 16")]
+    BadBucketCount(u64),
     /// Quantisation constants other than this build's.
     #[error("net quantised with QA = {qa}, QB = {qb}; this build needs QA = 255, QB = 64")]
     UnsupportedQuantisation {
@@ -82,10 +91,15 @@ pub enum NetError {
     #[error("net output scale is 0")]
     BadScale,
     /// The payload length in the header does not fit the hidden size.
-    #[error("net header says the payload is {found} bytes, hidden size {hidden} needs {expected}")]
+    #[error(
+        "net header says the payload is {found} bytes, hidden size {hidden} with {buckets} output \
+         bucket(s) needs {expected}"
+    )]
     PayloadLengthMismatch {
         /// Hidden size in the header.
         hidden: usize,
+        /// Output buckets in the header.
+        buckets: usize,
         /// Length the hidden size needs.
         expected: u64,
         /// Length the header states.
@@ -147,9 +161,10 @@ pub struct Network {
     /// `INPUTS` rows of `hidden` weights.
     feature_weights: Box<[i16]>,
     feature_bias: Box<[i16]>,
-    /// The side to move's `hidden` weights, then the other side's.
+    /// Per output bucket: the side to move's `hidden` weights, then the other side's.
     output_weights: Box<[i16]>,
-    output_bias: i32,
+    /// One per output bucket.
+    output_bias: Box<[i32]>,
 }
 
 /// FNV-1a, 64 bits: the payload hash of the file format.
@@ -162,9 +177,10 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// Payload length of a net of `hidden` units.
-pub fn payload_len(hidden: usize) -> u64 {
-    2 * (INPUTS as u64 * hidden as u64 + 3 * hidden as u64) + 4
+/// Payload length of a net of `hidden` units and `buckets` output buckets.
+pub fn payload_len(hidden: usize, buckets: usize) -> u64 {
+    let (h, b) = (hidden as u64, buckets as u64);
+    2 * (INPUTS as u64 * h + h + b * 2 * h) + 4 * b
 }
 
 /// Reads little-endian values from a byte slice whose length was checked beforehand.
@@ -194,6 +210,10 @@ impl<'a> Reader<'a> {
         u64::from_le_bytes(self.take())
     }
 
+    fn i32s(&mut self, count: usize) -> Box<[i32]> {
+        (0..count).map(|_| self.u32() as i32).collect()
+    }
+
     fn i16s(&mut self, count: usize) -> Box<[i16]> {
         let (head, rest) = self
             .bytes
@@ -207,13 +227,14 @@ impl<'a> Reader<'a> {
 }
 
 impl Network {
-    /// Builds a network from its quantised arrays, checking their lengths and ranges.
+    /// Builds a network from its quantised arrays, checking their lengths and ranges. The
+    /// number of output biases is the number of output buckets.
     pub fn from_parts(
         hidden: usize,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
     ) -> Result<Network, NetError> {
         Network::checked(
             hidden,
@@ -221,7 +242,7 @@ impl Network {
             feature_weights.into_boxed_slice(),
             feature_bias.into_boxed_slice(),
             output_weights.into_boxed_slice(),
-            output_bias,
+            output_bias.into_boxed_slice(),
         )
     }
 
@@ -231,15 +252,19 @@ impl Network {
         feature_weights: Box<[i16]>,
         feature_bias: Box<[i16]>,
         output_weights: Box<[i16]>,
-        output_bias: i32,
+        output_bias: Box<[i32]>,
     ) -> Result<Network, NetError> {
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_MULTIPLE) {
             return Err(NetError::BadHiddenSize(hidden as u64));
         }
+        let buckets = output_bias.len();
+        if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+            return Err(NetError::BadBucketCount(buckets as u64));
+        }
         for (what, found, expected) in [
             ("feature weights", feature_weights.len(), INPUTS * hidden),
             ("feature biases", feature_bias.len(), hidden),
-            ("output weights", output_weights.len(), 2 * hidden),
+            ("output weights", output_weights.len(), buckets * 2 * hidden),
         ] {
             if found != expected {
                 return Err(NetError::WrongArrayLength {
@@ -291,14 +316,18 @@ impl Network {
             return Err(NetError::BadMagic(magic));
         }
         let version = r.u16();
-        if version != VERSION {
+        if version != VERSION && version != VERSION_BUCKETS {
             return Err(NetError::UnsupportedVersion(version));
         }
         let inputs = r.u16();
         if inputs != INPUT_SET_768 {
             return Err(NetError::UnsupportedInputs(inputs));
         }
-        let hidden = u64::from(r.u32());
+        let (hidden, buckets) = if version == VERSION {
+            (u64::from(r.u32()), 1)
+        } else {
+            (u64::from(r.u16()), u64::from(r.u16()))
+        };
         let (qa, qb, scale, activation) = (r.u16(), r.u16(), r.u16(), r.u16());
         let stated_len = u64::from(r.u32());
         let checksum = r.u64();
@@ -309,16 +338,21 @@ impl Network {
             return Err(NetError::BadHiddenSize(hidden));
         }
         let hidden = hidden as usize;
+        if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS as u64 {
+            return Err(NetError::BadBucketCount(buckets));
+        }
+        let buckets = buckets as usize;
         if i32::from(qa) != QA || i32::from(qb) != QB {
             return Err(NetError::UnsupportedQuantisation { qa, qb });
         }
         if scale == 0 {
             return Err(NetError::BadScale);
         }
-        let expected = payload_len(hidden);
+        let expected = payload_len(hidden, buckets);
         if stated_len != expected {
             return Err(NetError::PayloadLengthMismatch {
                 hidden,
+                buckets,
                 expected,
                 found: stated_len,
             });
@@ -339,8 +373,8 @@ impl Network {
         let mut r = Reader { bytes: payload };
         let feature_weights = r.i16s(INPUTS * hidden);
         let feature_bias = r.i16s(hidden);
-        let output_weights = r.i16s(2 * hidden);
-        let output_bias = r.u32() as i32;
+        let output_weights = r.i16s(buckets * 2 * hidden);
+        let output_bias = r.i32s(buckets);
         Network::checked(
             hidden,
             i32::from(scale),
@@ -363,7 +397,8 @@ impl Network {
     /// The net file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let h = self.hidden;
-        let mut payload = Vec::with_capacity(payload_len(h) as usize);
+        let buckets = self.buckets();
+        let mut payload = Vec::with_capacity(payload_len(h, buckets) as usize);
         for &w in self
             .feature_weights
             .iter()
@@ -372,12 +407,21 @@ impl Network {
         {
             payload.extend_from_slice(&w.to_le_bytes());
         }
-        payload.extend_from_slice(&self.output_bias.to_le_bytes());
+        for &b in self.output_bias.iter() {
+            payload.extend_from_slice(&b.to_le_bytes());
+        }
         let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
         bytes.extend_from_slice(&MAGIC);
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
-        bytes.extend_from_slice(&INPUT_SET_768.to_le_bytes());
-        bytes.extend_from_slice(&(h as u32).to_le_bytes());
+        if buckets == 1 {
+            bytes.extend_from_slice(&VERSION.to_le_bytes());
+            bytes.extend_from_slice(&INPUT_SET_768.to_le_bytes());
+            bytes.extend_from_slice(&(h as u32).to_le_bytes());
+        } else {
+            bytes.extend_from_slice(&VERSION_BUCKETS.to_le_bytes());
+            bytes.extend_from_slice(&INPUT_SET_768.to_le_bytes());
+            bytes.extend_from_slice(&(h as u16).to_le_bytes());
+            bytes.extend_from_slice(&(buckets as u16).to_le_bytes());
+        }
         bytes.extend_from_slice(&(QA as u16).to_le_bytes());
         bytes.extend_from_slice(&(QB as u16).to_le_bytes());
         bytes.extend_from_slice(&(self.scale.clamp(1, i32::from(u16::MAX)) as u16).to_le_bytes());
@@ -412,16 +456,41 @@ impl Network {
         &self.feature_bias
     }
 
-    /// The output weights: the side to move's `hidden`, then the other side's.
+    /// Number of output buckets.
+    #[inline]
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
+    /// The output bucket of `pos` (by the number of pieces on the board).
+    #[inline(always)]
+    pub fn bucket_of(&self, pos: &Position) -> usize {
+        output_bucket(pos.occupied().count(), self.buckets())
+    }
+
+    /// The output weights: per bucket, the side to move's `hidden`, then the other side's.
     #[inline]
     pub fn output_weights(&self) -> &[i16] {
         &self.output_weights
     }
 
-    /// The output bias (scale QA * QB).
+    /// The output biases, one per bucket (scale QA * QB).
     #[inline]
-    pub fn output_bias(&self) -> i32 {
-        self.output_bias
+    pub fn output_bias(&self) -> &[i32] {
+        &self.output_bias
+    }
+
+    /// The same net with its single output layer copied into each of `buckets` buckets: it
+    /// evaluates every position exactly as before, and training can then tell the buckets
+    /// apart. `None` when the net already has more than one bucket or `buckets` is out of range.
+    pub fn with_buckets(&self, buckets: usize) -> Option<Network> {
+        if self.buckets() != 1 || buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+            return None;
+        }
+        let mut net = self.clone();
+        net.output_weights = self.output_weights.repeat(buckets).into_boxed_slice();
+        net.output_bias = vec![self.output_bias[0]; buckets].into_boxed_slice();
+        Some(net)
     }
 
     /// Writes `perspective`'s accumulator of `pos` into `out` (`hidden` values) from scratch.
@@ -438,14 +507,18 @@ impl Network {
     }
 
     /// The evaluation in centipawns from the side to move's view, given the side to move's
-    /// accumulator `us` and the other side's `them`.
+    /// accumulator `us`, the other side's `them`, and the output bucket (from
+    /// [`Network::bucket_of`]).
     #[inline]
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        let h = self.hidden;
+        let bucket = bucket.min(self.buckets() - 1);
+        let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (w_us, w_them) = weights.split_at(h);
         let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
         let qa = i64::from(QA);
-        let value =
-            (sum / qa + i64::from(self.output_bias)) * i64::from(self.scale) / (qa * i64::from(QB));
+        let bias = i64::from(self.output_bias[bucket]);
+        let value = (sum / qa + bias) * i64::from(self.scale) / (qa * i64::from(QB));
         value.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }
 
@@ -456,9 +529,10 @@ impl Network {
         let mut black = vec![0i16; self.hidden];
         self.refresh(pos, Color::White, &mut white);
         self.refresh(pos, Color::Black, &mut black);
+        let bucket = self.bucket_of(pos);
         match pos.side_to_move() {
-            Color::White => self.output(&white, &black),
-            Color::Black => self.output(&black, &white),
+            Color::White => self.output(&white, &black, bucket),
+            Color::Black => self.output(&black, &white, bucket),
         }
     }
 }
@@ -478,17 +552,120 @@ pub(crate) mod tests {
         let feature_weights = values(INPUTS * hidden, 200);
         let feature_bias = values(hidden, 300);
         let output_weights = values(2 * hidden, MAX_OUTPUT_WEIGHT);
-        Network::from_parts(hidden, feature_weights, feature_bias, output_weights, 1234)
-            .unwrap_or_else(|e| panic!("{e}"))
+        Network::from_parts(
+            hidden,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            vec![1234],
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A random network of `buckets` output buckets, each with its own weights and bias.
+    pub(crate) fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let one = random_network(hidden, seed);
+        let output_weights = (0..buckets * 2 * hidden)
+            .map(|_| rng.gen_range(-MAX_OUTPUT_WEIGHT..=MAX_OUTPUT_WEIGHT))
+            .collect();
+        let output_bias = (0..buckets).map(|_| rng.gen_range(-5000..5000)).collect();
+        Network::from_parts(
+            hidden,
+            one.feature_weights.to_vec(),
+            one.feature_bias.to_vec(),
+            output_weights,
+            output_bias,
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
     fn a_net_survives_writing_and_reading() {
         let net = random_network(64, 1);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + payload_len(64));
+        assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + payload_len(64, 1));
+        assert_eq!(&bytes[4..6], &VERSION.to_le_bytes());
         let back = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(back, net);
+    }
+
+    #[test]
+    fn a_bucketed_net_survives_writing_and_reading_as_version_2() {
+        let net = random_bucketed_network(64, 8, 3);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + payload_len(64, 8));
+        assert_eq!(&bytes[4..6], &VERSION_BUCKETS.to_le_bytes());
+        let back = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, net);
+        assert_eq!(back.buckets(), 8);
+        // Zero buckets, or more than 16, are refused.
+        for bad in [0u16, 17] {
+            let mut b = bytes.clone();
+            b[10..12].copy_from_slice(&bad.to_le_bytes());
+            assert!(matches!(
+                Network::from_bytes(&b),
+                Err(NetError::BadBucketCount(n)) if n == u64::from(bad)
+            ));
+        }
+        // Fewer buckets than the payload holds: the stated length no longer fits.
+        let mut b = bytes.clone();
+        b[10..12].copy_from_slice(&4u16.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&b),
+            Err(NetError::PayloadLengthMismatch { buckets: 4, .. })
+        ));
+        for len in 0..bytes.len() {
+            assert!(Network::from_bytes(&bytes[..len]).is_err(), "prefix {len}");
+        }
+    }
+
+    #[test]
+    fn copying_the_output_layer_into_buckets_changes_no_evaluation() {
+        let net = random_network(64, 4);
+        let bucketed = net
+            .with_buckets(8)
+            .unwrap_or_else(|| panic!("1 -> 8 buckets"));
+        assert_eq!(bucketed.buckets(), 8);
+        assert!(bucketed.with_buckets(4).is_none());
+        assert!(net.with_buckets(0).is_none());
+        assert!(net.with_buckets(17).is_none());
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "8/8/8/8/8/8/6k1/4K2R b K - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(bucketed.evaluate(&pos), net.evaluate(&pos), "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_number_of_pieces_picks_the_output_layer() {
+        let net = random_bucketed_network(32, 8, 6);
+        let h = net.hidden();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+            "8/8/8/8/8/8/6k1/4K2R w K - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
+            let bucket = (pos.occupied().count() as usize - 2) / 4;
+            assert_eq!(net.bucket_of(&pos), bucket.min(7));
+            // The evaluation by hand from that bucket's weights and bias.
+            let mut us = vec![0i16; h];
+            let mut them = vec![0i16; h];
+            net.refresh(&pos, pos.side_to_move(), &mut us);
+            net.refresh(&pos, !pos.side_to_move(), &mut them);
+            let w = &net.output_weights()[bucket * 2 * h..(bucket + 1) * 2 * h];
+            let sum = screlu_dot(&us, &w[..h]) + screlu_dot(&them, &w[h..]);
+            let expected = (sum / i64::from(QA) + i64::from(net.output_bias()[bucket]))
+                * i64::from(SCALE)
+                / i64::from(QA * QB);
+            let expected = expected.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32;
+            assert_eq!(net.evaluate(&pos), expected, "{fen}");
+        }
     }
 
     #[test]
@@ -559,7 +736,7 @@ pub(crate) mod tests {
         let mut big_output = ow.clone();
         big_output[3] = 128;
         assert!(matches!(
-            Network::from_parts(h, fw.clone(), vec![0; h], big_output, 0),
+            Network::from_parts(h, fw.clone(), vec![0; h], big_output, vec![0]),
             Err(NetError::OutputWeightOutOfRange {
                 index: 3,
                 value: 128
@@ -568,12 +745,24 @@ pub(crate) mod tests {
         let mut big_feature = fw.clone();
         big_feature[5 * h + 7] = 1100; // 32 * 1100 > 32767
         assert!(matches!(
-            Network::from_parts(h, big_feature, vec![0; h], ow.clone(), 0),
+            Network::from_parts(h, big_feature, vec![0; h], ow.clone(), vec![0]),
             Err(NetError::AccumulatorOverflow { unit: 7, .. })
         ));
         assert!(matches!(
-            Network::from_parts(h, fw, vec![0; h + 1], ow, 0),
+            Network::from_parts(h, fw.clone(), vec![0; h + 1], ow.clone(), vec![0]),
             Err(NetError::WrongArrayLength { .. })
+        ));
+        // Two biases need two buckets of output weights.
+        assert!(matches!(
+            Network::from_parts(h, fw.clone(), vec![0; h], ow.clone(), vec![0, 0]),
+            Err(NetError::WrongArrayLength {
+                what: "output weights",
+                ..
+            })
+        ));
+        assert!(matches!(
+            Network::from_parts(h, fw, vec![0; h], ow, vec![]),
+            Err(NetError::BadBucketCount(0))
         ));
     }
 }

@@ -2,8 +2,9 @@
 //! run can be resumed exactly where it stopped.
 //!
 //! Format, little-endian: magic `BCCK`, version u32 (1), hidden size u32, epochs done u32,
-//! Adam steps u64, parameter count u64, then the parameters, Adam's first and second moments
-//! (f32 each), and an FNV-1a 64-bit hash of everything before it.
+//! Adam steps u64, parameter count u64 (which gives the number of output buckets), then the
+//! parameters, Adam's first and second moments (f32 each), and an FNV-1a 64-bit hash of
+//! everything before it.
 
 use super::adam::Adam;
 use super::net::{FloatNetwork, Layout};
@@ -88,14 +89,17 @@ impl Checkpoint {
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_MULTIPLE) {
             return Err(bad(format!("hidden size {hidden}")));
         }
-        let layout = Layout { hidden };
-        let n = layout.len();
-        if dword(24) != n as u64 {
+        // The parameter count gives the number of output buckets.
+        let Some(layout) = usize::try_from(dword(24))
+            .ok()
+            .and_then(|n| Layout::from_len(hidden, n))
+        else {
             return Err(bad(format!(
-                "{} parameters, hidden size {hidden} has {n}",
+                "{} parameters fit no net of hidden size {hidden} and 1 to 16 output buckets",
                 dword(24)
             )));
-        }
+        };
+        let n = layout.len();
         let expected_len = HEADER_LEN + 12 * n + 8;
         if bytes.len() != expected_len {
             return Err(bad(format!(
@@ -151,7 +155,13 @@ mod tests {
 
     #[test]
     fn checkpoints_round_trip_and_damage_is_detected() {
-        let net = FloatNetwork::random(32, 4);
+        for buckets in [1, 3] {
+            round_trip(buckets);
+        }
+    }
+
+    fn round_trip(buckets: usize) {
+        let net = FloatNetwork::random(32, buckets, 4);
         let mut adam = Adam::new(net.params.len());
         adam.m[5] = 0.25;
         adam.v[7] = 0.5;
@@ -165,6 +175,7 @@ mod tests {
         let path = Path::new("test.ckpt");
         let back = Checkpoint::from_bytes(path, &bytes).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(back, checkpoint);
+        assert_eq!(back.net.layout.buckets, buckets);
         for len in [0, 10, HEADER_LEN + 8, bytes.len() - 1] {
             assert!(
                 Checkpoint::from_bytes(path, &bytes[..len]).is_err(),

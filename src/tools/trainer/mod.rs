@@ -90,6 +90,8 @@ impl Schedule {
 pub struct TrainConfig {
     /// Hidden units per perspective (a multiple of 32).
     pub hidden: usize,
+    /// Output buckets (1..=16; the pieces on the board pick one, [`crate::eval::nnue::output_bucket`]).
+    pub output_buckets: usize,
     /// Epoch to stop after (counted from the start of the run, resumed or not).
     pub epochs: u32,
     /// Positions per mini-batch.
@@ -129,6 +131,7 @@ impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             hidden: 256,
+            output_buckets: 1,
             epochs: 20,
             batch: 4096,
             lr: 0.001,
@@ -310,11 +313,29 @@ pub fn train(
             config.scale
         )));
     }
+    if !(1..=crate::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&config.output_buckets) {
+        return Err(TrainError::Config(format!(
+            "{} output buckets: between 1 and 16",
+            config.output_buckets
+        )));
+    }
+    if let Some(c) = &resume {
+        if c.net.layout.buckets != config.output_buckets || c.net.hidden() != config.hidden {
+            return Err(TrainError::Config(format!(
+                "the starting net has {} hidden units and {} output bucket(s), the run asks for \
+                 {} and {}",
+                c.net.hidden(),
+                c.net.layout.buckets,
+                config.hidden,
+                config.output_buckets
+            )));
+        }
+    }
     let from_given_weights = resume.as_ref().is_some_and(|c| c.epochs_done == 0);
     let mut state = match resume {
         Some(checkpoint) => checkpoint,
         None => {
-            let net = FloatNetwork::random(config.hidden, config.seed);
+            let net = FloatNetwork::random(config.hidden, config.output_buckets, config.seed);
             let adam = Adam::new(net.params.len());
             Checkpoint {
                 net,

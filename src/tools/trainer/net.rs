@@ -2,11 +2,12 @@
 //! forward and backward pass for one position (sparse: only the active inputs' rows are read
 //! and written), and its quantisation into the engine's [`Network`].
 //!
-//! Parameter layout (`H` hidden units): feature weights `[768][H]` (one row per input),
-//! feature biases `[H]`, output weights `[2H]` (side to move's half first), output bias.
+//! Parameter layout (`H` hidden units, `B` output buckets): feature weights `[768][H]` (one row
+//! per input), feature biases `[H]`, output weights `[B][2H]` (in each bucket the side to move's
+//! half first), output biases `[B]`.
 
 use super::sample::Sample;
-use crate::eval::nnue::{NetError, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
+use crate::eval::nnue::{output_bucket, NetError, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -19,6 +20,8 @@ pub const CLIP: f32 = 1.98;
 pub struct Layout {
     /// Hidden units per perspective.
     pub hidden: usize,
+    /// Output buckets (1..=16).
+    pub buckets: usize,
 }
 
 impl Layout {
@@ -28,22 +31,38 @@ impl Layout {
         INPUTS * self.hidden
     }
 
-    /// Start of the output weights.
+    /// Start of the output weights (all buckets).
     #[inline(always)]
     pub const fn output_weights(self) -> usize {
         (INPUTS + 1) * self.hidden
     }
 
-    /// Index of the output bias.
+    /// Start of `bucket`'s `2H` output weights.
+    #[inline(always)]
+    pub const fn bucket_weights(self, bucket: usize) -> usize {
+        self.output_weights() + bucket * 2 * self.hidden
+    }
+
+    /// Index of the first output bias (bucket 0's; the others follow).
     #[inline(always)]
     pub const fn output_bias(self) -> usize {
-        (INPUTS + 3) * self.hidden
+        self.bucket_weights(self.buckets)
     }
 
     /// Number of parameters.
     #[inline(always)]
     pub const fn len(self) -> usize {
-        self.output_bias() + 1
+        self.output_bias() + self.buckets
+    }
+
+    /// The layout of `hidden` units whose parameter vector has `len` values, if there is one:
+    /// `len = 769 H + B (2H + 1)` (how a checkpoint gives its bucket count).
+    pub fn from_len(hidden: usize, len: usize) -> Option<Layout> {
+        let rest = len.checked_sub((INPUTS + 1) * hidden)?;
+        let per_bucket = 2 * hidden + 1;
+        let buckets = rest / per_bucket;
+        (rest % per_bucket == 0 && (1..=crate::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&buckets))
+            .then_some(Layout { hidden, buckets })
     }
 
     /// Always false: a network has at least its output bias.
@@ -146,9 +165,10 @@ impl Gradients {
 }
 
 impl FloatNetwork {
-    /// A network of `hidden` units with small random weights (seeded), zero biases.
-    pub fn random(hidden: usize, seed: u64) -> FloatNetwork {
-        let layout = Layout { hidden };
+    /// A network of `hidden` units and `buckets` output buckets with small random weights
+    /// (seeded), zero biases.
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNetwork {
+        let layout = Layout { hidden, buckets };
         let mut rng = StdRng::seed_from_u64(seed);
         let mut params = vec![0.0f32; layout.len()];
         let feature_limit = 1.0 / (INPUTS as f32).sqrt();
@@ -168,6 +188,7 @@ impl FloatNetwork {
     pub fn from_network(net: &Network) -> FloatNetwork {
         let layout = Layout {
             hidden: net.hidden(),
+            buckets: net.buckets(),
         };
         let mut params = Vec::with_capacity(layout.len());
         let qa = QA as f32;
@@ -180,8 +201,18 @@ impl FloatNetwork {
                 .iter()
                 .map(|&w| f32::from(w) / QB as f32),
         );
-        params.push((f64::from(net.output_bias()) / f64::from(QA * QB)) as f32);
+        params.extend(
+            net.output_bias()
+                .iter()
+                .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32),
+        );
         FloatNetwork { layout, params }
+    }
+
+    /// The output bucket of `sample`.
+    #[inline(always)]
+    pub fn bucket(&self, sample: &Sample) -> usize {
+        output_bucket(sample.pieces(), self.layout.buckets)
     }
 
     /// Hidden units per perspective.
@@ -209,14 +240,15 @@ impl FloatNetwork {
         }
     }
 
-    /// The raw output of the hidden layers in `scratch` (the output times 400 is centipawns).
+    /// The raw output of `bucket` for the hidden layers in `scratch` (the output times 400 is
+    /// centipawns).
     #[inline(always)]
-    fn output(&self, scratch: &Scratch) -> f32 {
+    fn output(&self, scratch: &Scratch, bucket: usize) -> f32 {
         let l = self.layout;
         let h = l.hidden;
-        let weights = &self.params[l.output_weights()..l.output_bias()];
+        let weights = &self.params[l.bucket_weights(bucket)..l.bucket_weights(bucket + 1)];
         let (w_us, w_them) = weights.split_at(h);
-        let mut sum = self.params[l.output_bias()];
+        let mut sum = self.params[l.output_bias() + bucket];
         for (acc, w) in [(&scratch.us, w_us), (&scratch.them, w_them)] {
             sum += acc.iter().zip(w).map(|(&a, &w)| screlu(a) * w).sum::<f32>();
         }
@@ -226,7 +258,7 @@ impl FloatNetwork {
     /// The raw output for `sample` (the output times 400 is centipawns).
     pub fn forward(&self, sample: &Sample, scratch: &mut Scratch) -> f32 {
         self.accumulate(sample, scratch);
-        self.output(scratch)
+        self.output(scratch, self.bucket(sample))
     }
 
     /// The loss of `sample`, `(sigmoid(factor * output) - target)^2`, without gradients.
@@ -245,12 +277,13 @@ impl FloatNetwork {
         let err = p - sample.target;
         // d loss / d output.
         let g = 2.0 * err * p * (1.0 - p) * sample.output_factor;
-        let ob = l.output_bias();
-        grads.values[ob] += g;
-        let weights = &self.params[l.output_weights()..l.output_bias()];
+        let bucket = self.bucket(sample);
+        grads.values[l.output_bias() + bucket] += g;
+        let weights = &self.params[l.bucket_weights(bucket)..l.bucket_weights(bucket + 1)];
         let (w_us, w_them) = weights.split_at(h);
         let (grad_head, grad_tail) = grads.values.split_at_mut(l.output_weights());
-        let (gw_us, gw_them) = grad_tail[..2 * h].split_at_mut(h);
+        let start = bucket * 2 * h;
+        let (gw_us, gw_them) = grad_tail[start..start + 2 * h].split_at_mut(h);
         let g_bias = &mut grad_head[l.feature_bias()..l.feature_bias() + h];
         // Output weights, and the accumulators' gradient (kept in the scratch buffers).
         for (acc, w, gw) in [
@@ -288,7 +321,7 @@ impl FloatNetwork {
         err * err
     }
 
-    /// Keeps every parameter but the output bias within +-[`CLIP`].
+    /// Keeps every parameter but the output biases within +-[`CLIP`].
     pub fn clip(&mut self) {
         let ob = self.layout.output_bias();
         for w in &mut self.params[..ob] {
@@ -302,31 +335,40 @@ impl FloatNetwork {
     /// Rounding the output weights to 1/64 moves the output by `sum(error_j * activation_j)`;
     /// as the activations vary little from position to position, most of that is a constant
     /// offset of the whole net (10-20 cp at 64-256 hidden units). The mean activations over
-    /// the samples estimate it, and the bias takes it back.
+    /// the samples estimate it, and the bias takes it back (each bucket's over its own samples).
     pub fn quantise_calibrated(&self, samples: &[Sample]) -> Result<Network, NetError> {
         let l = self.layout;
         let h = l.hidden;
-        let mut mean = vec![0.0f64; 2 * h];
+        let mut mean = vec![0.0f64; l.buckets * 2 * h];
+        let mut counts = vec![0usize; l.buckets];
         let mut scratch = Scratch::new(h);
         for sample in samples {
             self.accumulate(sample, &mut scratch);
-            for (m, &a) in mean
+            let bucket = self.bucket(sample);
+            counts[bucket] += 1;
+            for (m, &a) in mean[bucket * 2 * h..(bucket + 1) * 2 * h]
                 .iter_mut()
                 .zip(scratch.us.iter().chain(scratch.them.iter()))
             {
                 *m += f64::from(screlu(a));
             }
         }
-        let n = samples.len().max(1) as f64;
         let quantised = self.quantise()?;
         let weights = &self.params[l.output_weights()..l.output_bias()];
-        let offset: f64 = weights
-            .iter()
-            .zip(quantised.output_weights())
-            .zip(&mean)
-            .map(|((&w, &q), &m)| (f64::from(w) - f64::from(q) / f64::from(QB)) * m / n)
-            .sum();
-        let bias = f64::from(quantised.output_bias()) + offset * f64::from(QA * QB);
+        let biases = (0..l.buckets)
+            .map(|bucket| {
+                let n = counts[bucket].max(1) as f64;
+                let range = bucket * 2 * h..(bucket + 1) * 2 * h;
+                let offset: f64 = weights[range.clone()]
+                    .iter()
+                    .zip(&quantised.output_weights()[range.clone()])
+                    .zip(&mean[range])
+                    .map(|((&w, &q), &m)| (f64::from(w) - f64::from(q) / f64::from(QB)) * m / n)
+                    .sum();
+                let bias = f64::from(quantised.output_bias()[bucket]) + offset * f64::from(QA * QB);
+                bias.round().clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
+            })
+            .collect();
         Network::from_parts(
             h,
             (0..INPUTS)
@@ -334,7 +376,7 @@ impl FloatNetwork {
                 .collect(),
             quantised.feature_bias().to_vec(),
             quantised.output_weights().to_vec(),
-            bias.round().clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,
+            biases,
         )
     }
 
@@ -357,9 +399,14 @@ impl FloatNetwork {
             .iter()
             .map(|&w| q(w, QB, MAX_OUTPUT_WEIGHT))
             .collect();
-        let output_bias = (f64::from(self.params[l.output_bias()]) * f64::from(QA * QB))
-            .round()
-            .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
+        let output_bias = self.params[l.output_bias()..l.len()]
+            .iter()
+            .map(|&b| {
+                (f64::from(b) * f64::from(QA * QB))
+                    .round()
+                    .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
+            })
+            .collect();
         Network::from_parts(
             l.hidden,
             feature(0..l.feature_bias()),

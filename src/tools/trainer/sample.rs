@@ -88,6 +88,12 @@ impl Sample {
         sample
     }
 
+    /// Pieces on the board (kings included): one active input each.
+    #[inline(always)]
+    pub fn pieces(&self) -> u32 {
+        self.count as u32
+    }
+
     /// Active inputs of the side to move's perspective.
     #[inline(always)]
     pub fn us(&self) -> &[u16] {

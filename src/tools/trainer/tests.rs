@@ -51,6 +51,7 @@ fn sample_of(pos: &Position) -> Sample {
 fn config(hidden: usize, epochs: u32) -> TrainConfig {
     TrainConfig {
         hidden,
+        output_buckets: 1,
         epochs,
         batch: 256,
         lr: 0.005,
@@ -66,7 +67,8 @@ fn config(hidden: usize, epochs: u32) -> TrainConfig {
 
 #[test]
 fn gradients_match_finite_differences() {
-    let net = FloatNetwork::random(32, 8);
+    // Four output buckets: the gradient reaches the bucket each position picks.
+    let net = FloatNetwork::random(32, 4, 8);
     let l = net.layout;
     let data = fixture(40, 2);
     // A scale other than the net's 400, so that the output factor is in the gradient.
@@ -87,12 +89,13 @@ fn gradients_match_finite_differences() {
             .sum()
     };
     let active = usize::from(samples[0].us()[3]);
+    let bucket = net.bucket(&samples[0]);
     let checked = [
         active * 32 + 5,
         l.feature_bias() + 7,
-        l.output_weights() + 2,
-        l.output_weights() + 32 + 9,
-        l.output_bias(),
+        l.bucket_weights(bucket) + 2,
+        l.bucket_weights(bucket) + 32 + 9,
+        l.output_bias() + bucket,
     ];
     for index in checked {
         let eps = 1e-3f32;
@@ -121,7 +124,7 @@ fn training_lowers_the_loss_on_a_small_fixture() {
     let config = config(32, 6);
     let (train_idx, validation_idx) = split(data.len(), &config);
     assert_eq!(validation_idx.len(), 300);
-    let start = FloatNetwork::random(config.hidden, config.seed);
+    let start = FloatNetwork::random(config.hidden, config.output_buckets, config.seed);
     let before_train = mean_loss(&start, &data, &train_idx, config.target(), 2);
     let before_validation = mean_loss(&start, &data, &validation_idx, config.target(), 2);
     let mut reports = Vec::new();
@@ -333,7 +336,7 @@ fn a_run_from_a_net_starts_at_its_loss_and_lowers_it() {
     let net = first.net.quantise().unwrap_or_else(|e| panic!("{e}"));
     let (_, validation_idx) = split(data.len(), &four);
     let trained_loss = mean_loss(&first.net, &data, &validation_idx, four.target(), 2);
-    let random = FloatNetwork::random(32, four.seed);
+    let random = FloatNetwork::random(32, 1, four.seed);
     let random_loss = mean_loss(&random, &data, &validation_idx, four.target(), 2);
 
     let mut start_loss = None;
@@ -367,4 +370,71 @@ fn a_run_from_a_net_starts_at_its_loss_and_lowers_it() {
         last < start_loss,
         "after 4 epochs {last}, at the start {start_loss}"
     );
+}
+
+#[test]
+fn a_net_grown_into_output_buckets_starts_at_its_loss_and_the_buckets_then_differ() {
+    let data = fixture(3000, 13);
+    let one = TrainConfig {
+        epochs: 1,
+        ..config(32, 1)
+    };
+    let first = train(&data, &one, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let net = first.net.quantise().unwrap_or_else(|e| panic!("{e}"));
+    let grown = net
+        .with_buckets(4)
+        .unwrap_or_else(|| panic!("1 -> 4 buckets"));
+    let start_loss = |net: &crate::eval::nnue::Network, buckets: usize| -> f64 {
+        let config = TrainConfig {
+            output_buckets: buckets,
+            epochs: 0,
+            ..one.clone()
+        };
+        let mut loss = None;
+        train(&data, &config, Some(Checkpoint::from_net(net)), &mut |p| {
+            if let Progress::Start { validation_loss } = p {
+                loss = Some(*validation_loss);
+            }
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        loss.unwrap_or_else(|| panic!("no start report"))
+    };
+    // Copying the output layer into each bucket changes no output.
+    assert_eq!(start_loss(&grown, 4), start_loss(&net, 1));
+    // A run whose bucket count differs from the net's is refused.
+    let mismatched = TrainConfig {
+        output_buckets: 2,
+        ..one.clone()
+    };
+    assert!(train(
+        &data,
+        &mismatched,
+        Some(Checkpoint::from_net(&grown)),
+        &mut |_| {}
+    )
+    .is_err());
+    // Training moves each bucket its own way: the fixture's positions span several of them.
+    let four = TrainConfig {
+        output_buckets: 4,
+        epochs: 2,
+        ..one.clone()
+    };
+    let state = train(
+        &data,
+        &four,
+        Some(Checkpoint::from_net(&grown)),
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let l = state.net.layout;
+    let bucket = |b: usize| &state.net.params[l.bucket_weights(b)..l.bucket_weights(b + 1)];
+    let used: Vec<usize> = {
+        let mut seen = [false; 4];
+        for r in &data {
+            seen[state.net.bucket(&Sample::decode(r, four.target()))] = true;
+        }
+        (0..4).filter(|&b| seen[b]).collect()
+    };
+    assert!(used.len() >= 2, "the fixture uses buckets {used:?}");
+    assert_ne!(bucket(used[0]), bucket(used[1]));
 }
