@@ -171,15 +171,15 @@ impl Engine {
     }
 
     /// The evaluation in use, as the user should see it: the network (built in, or the file
-    /// it came from) with its size, or the hand-crafted evaluation.
+    /// it came from) with its size and output buckets, or the hand-crafted evaluation.
     pub fn evaluation_name(&self) -> String {
+        let shape = |net: &crate::eval::nnue::Network| match net.buckets() {
+            1 => format!("768x2 -> {} -> 1", net.hidden()),
+            b => format!("768x2 -> {} -> 1, {b} output buckets", net.hidden()),
+        };
         match (&self.evaluation.network, &self.evaluation.file) {
-            (Some(net), Some(file)) => format!(
-                "network {} (768x2 -> {} -> 1)",
-                file.display(),
-                net.hidden()
-            ),
-            (Some(net), None) => format!("built-in network (768x2 -> {} -> 1)", net.hidden()),
+            (Some(net), Some(file)) => format!("network {} ({})", file.display(), shape(net)),
+            (Some(net), None) => format!("built-in network ({})", shape(net)),
             (None, _) => "hand-crafted".to_string(),
         }
     }
