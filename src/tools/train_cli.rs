@@ -57,6 +57,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         return Err("train needs at least one binary data file".into());
     }
     let out: PathBuf = flag(args, "--out")?.ok_or("train needs --out FILE")?;
+    let defaults = TrainConfig::default();
     let buckets: Option<usize> = flag(args, "--output-buckets")?;
     if let Some(b) = buckets {
         if !(1..=crate::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&b) {
@@ -98,9 +99,8 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
             ))
         }
         (Some(c), _) => c.net.layout.buckets,
-        (None, b) => b.unwrap_or(defaults_buckets()),
+        (None, b) => b.unwrap_or(defaults.output_buckets),
     };
-    let defaults = TrainConfig::default();
     let hidden: Option<usize> = flag(args, "--hidden")?;
     let hidden = match (&resume, hidden) {
         (Some(c), Some(h)) if c.net.hidden() != h => {
@@ -262,9 +262,4 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
 fn save_net(net: &crate::eval::nnue::Network, path: &Path) -> Result<(), String> {
     net.save(path)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-/// The trainer's default number of output buckets.
-fn defaults_buckets() -> usize {
-    TrainConfig::default().output_buckets
 }

@@ -508,11 +508,10 @@ impl Network {
 
     /// The evaluation in centipawns from the side to move's view, given the side to move's
     /// accumulator `us`, the other side's `them`, and the output bucket (from
-    /// [`Network::bucket_of`]).
+    /// [`Network::bucket_of`], so below [`Network::buckets`]).
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
-        let bucket = bucket.min(self.buckets() - 1);
         let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
         let (w_us, w_them) = weights.split_at(h);
         let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
