@@ -25,9 +25,9 @@ const MATERIAL_SCALE: f64 = 58.0;
 
 /// Coefficients of `a` in the scaled material `m`, constant term first:
 /// `a = A[0] + A[1] m + A[2] m^2 + A[3] m^3` (centipawns).
-const A: [f64; 4] = [480.822244, -1191.587724, 1211.042029, -410.248825];
+const A: [f64; 4] = [341.324956, -685.461525, 636.314472, -207.557075];
 /// Coefficients of `b` in the scaled material, constant term first (centipawns).
-const B: [f64; 4] = [127.266197, -202.322422, 260.210870, -95.983654];
+const B: [f64; 4] = [66.884230, -28.333293, 90.613165, -44.166417];
 
 /// Win, draw and loss chances of the side to move, per mille; they always sum to 1000.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
