@@ -77,7 +77,7 @@ pub enum NetError {
     #[error("net hidden size {0} is not a multiple of 32 between 32 and 4096")]
     BadHiddenSize(u64),
     /// An output bucket count of zero or above [`MAX_OUTPUT_BUCKETS`].
-    #[error("net has {0} output buckets; this build reads 1 to 16")]
+    #[error("net has {0} output buckets; this build reads 1 to {MAX_OUTPUT_BUCKETS}")]
     BadBucketCount(u64),
     /// Quantisation constants other than this build's.
     #[error("net quantised with QA = {qa}, QB = {qb}; this build needs QA = 255, QB = 64")]
@@ -258,7 +258,7 @@ impl Network {
             return Err(NetError::BadHiddenSize(hidden as u64));
         }
         let buckets = output_bias.len();
-        if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
             return Err(NetError::BadBucketCount(buckets as u64));
         }
         for (what, found, expected) in [
@@ -338,7 +338,7 @@ impl Network {
             return Err(NetError::BadHiddenSize(hidden));
         }
         let hidden = hidden as usize;
-        if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS as u64 {
+        if !(1..=MAX_OUTPUT_BUCKETS as u64).contains(&buckets) {
             return Err(NetError::BadBucketCount(buckets));
         }
         let buckets = buckets as usize;
@@ -484,7 +484,7 @@ impl Network {
     /// evaluates every position exactly as before, and training can then tell the buckets
     /// apart. `None` when the net already has more than one bucket or `buckets` is out of range.
     pub fn with_buckets(&self, buckets: usize) -> Option<Network> {
-        if self.buckets() != 1 || buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+        if self.buckets() != 1 || !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
             return None;
         }
         let mut net = self.clone();
