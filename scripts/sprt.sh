@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPRT of one Betacut build against another: the command behind every SPRT figure in the docs.
+#
+#   scripts/sprt.sh NAME NEW BASE SEED ELO0 ELO1
+#
+# NEW and BASE are two betacut binaries (build each from its commit and copy it aside); the
+# first engine, "new", is the one under test, so a positive Elo is what NEW gains. SEED sets the
+# opening order (a new SEED for every SPRT, so no two share their openings); ELO0 ELO1 are the
+# SPRT bounds (alpha = beta = 0.05, pentanomial on game pairs, decided by match.py).
+# Environment (defaults in brackets): TC [8+0.08], HASH (MiB, each engine) [32],
+# CONCURRENCY [2], GAMES (cap) [4000], OPENINGS [../shared/data/openings/UHO_4060_v4_20k.epd],
+# PROTOCOL [xboard], EXTRA (more match.py arguments, e.g. "--option new:EvalFile=net.bin") [],
+# OUT [target/sprt], PY [~/.venv-chess-tools/bin/python], TOOLS [../shared/tools],
+# PAUSE_DATAGEN [1]: every running `betacut datagen` is stopped (SIGSTOP) for the match and
+# continued (SIGCONT) when it ends, however it ends, so the match has the cores to itself.
+# Needs the tools of ../shared/tools/setup.sh. Writes OUT/NAME.{log,pgn,json} and appends one
+# line (counts, pentanomial pairs, Elo, LLR, decision, faults) to OUT/summary.txt.
+# A run stopped before its decision goes on with scripts/sprt_continue.py --prior W D L
+# --sprt ELO0 ELO1 -- <the same match.py arguments with a new --seed and without --sprt>.
+set -euo pipefail
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+case ${1:-} in
+    -h | --help) usage; exit 0 ;;
+esac
+if [ $# -ne 6 ]; then
+    usage >&2
+    exit 2
+fi
+name=$1 new=$2 base=$3 seed=$4 elo0=$5 elo1=$6
+here=$(cd "$(dirname "$0")/.." && pwd)
+TC=${TC:-8+0.08}
+HASH=${HASH:-32}
+CONCURRENCY=${CONCURRENCY:-2}
+GAMES=${GAMES:-4000}
+OPENINGS=${OPENINGS:-$here/../shared/data/openings/UHO_4060_v4_20k.epd}
+PROTOCOL=${PROTOCOL:-xboard}
+EXTRA=${EXTRA:-}
+OUT=${OUT:-$here/target/sprt}
+PY=${PY:-$HOME/.venv-chess-tools/bin/python}
+TOOLS=${TOOLS:-$here/../shared/tools}
+PAUSE_DATAGEN=${PAUSE_DATAGEN:-1}
+mkdir -p "$OUT"
+for binary in "$new" "$base"; do
+    [ -x "$binary" ] || { echo "sprt.sh: $binary is not an executable" >&2; exit 2; }
+done
+
+datagen_pids() { pgrep -f 'betacut[^ ]* datagen' || true; }
+if [ "$PAUSE_DATAGEN" = 1 ]; then
+    paused=$(datagen_pids)
+    if [ -n "$paused" ]; then
+        # shellcheck disable=SC2086
+        kill -STOP $paused
+        echo "sprt.sh: paused data generation (pids $(echo $paused))"
+    fi
+    # shellcheck disable=SC2086
+    trap '[ -n "$paused" ] && kill -CONT $paused 2>/dev/null; true' EXIT
+fi
+
+# shellcheck disable=SC2086
+"$PY" "$TOOLS/match.py" \
+    --engine "new=$new:$PROTOCOL" --engine "base=$base:$PROTOCOL" \
+    --option "new:Hash=$HASH" --option "base:Hash=$HASH" \
+    --tc "$TC" --games "$GAMES" --openings "$OPENINGS" --seed "$seed" \
+    --concurrency "$CONCURRENCY" --sprt "$elo0" "$elo1" 0.05 0.05 \
+    --pgn "$OUT/$name.pgn" --json "$OUT/$name.json" $EXTRA | tee "$OUT/$name.log"
+{
+    printf '%s %s (new %s, base %s, TC %s, seed %s, bounds [%s, %s]): ' "$(date -u +%F)" \
+        "$name" "$new" "$base" "$TC" "$seed" "$elo0" "$elo1"
+    grep -E '^(new vs|SPRT)|^    pairs|^  (new|base): illegal_move' "$OUT/$name.log" | tr -s ' \n' ' '
+    echo
+} >>"$OUT/summary.txt"
