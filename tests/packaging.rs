@@ -1,11 +1,16 @@
 //! The installed documentation says what the built engine does: the manual page names the
 //! version, lists every option the engine offers over UCI with its type, default and range, and
-//! every tool command of `betacut --help`; the changelog has a section for the version.
+//! every tool command of `betacut --help`; the changelog has a section for the version; the
+//! README names no net file but the one the binary embeds, and no script that is not in the
+//! repository.
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 const MANUAL: &str = include_str!("../packaging/betacut.6");
 const CHANGELOG: &str = include_str!("../CHANGELOG.md");
+const README: &str = include_str!("../README.md");
+const EMBEDDED: &str = include_str!("../src/eval/nnue/embedded.rs");
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The manual's text with roff's escaped hyphens (`\-`) as plain ones.
@@ -191,4 +196,66 @@ fn changelog_has_a_section_for_the_version() {
             .any(|l| l.starts_with(&format!("## {VERSION} "))),
         "CHANGELOG.md has no `## {VERSION} ...` section"
     );
+}
+
+/// The words of a text that could be file paths: runs of letters, digits and `_ . / -`, without
+/// a sentence's closing full stop.
+fn path_words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || "_./-".contains(c)))
+        .map(|w| w.trim_end_matches('.'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Whether a path names a network file: `genN.bin`, or any `.bin` file under `nets/`.
+fn is_net_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let generation = name
+        .strip_prefix("gen")
+        .and_then(|rest| rest.strip_suffix(".bin"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    generation || (path.contains("nets/") && name.ends_with(".bin"))
+}
+
+/// The file name of the net that `src/eval/nnue/embedded.rs` compiles in with `include_bytes!`.
+fn embedded_net() -> String {
+    let (_, rest) = EMBEDDED
+        .split_once("include_bytes!(\"")
+        .unwrap_or_else(|| panic!("src/eval/nnue/embedded.rs has no include_bytes!(\"...\")"));
+    let path = rest.split('"').next().unwrap_or_default();
+    path.rsplit('/').next().unwrap_or(path).to_string()
+}
+
+#[test]
+fn readme_names_only_the_embedded_net() {
+    let embedded = embedded_net();
+    assert!(is_net_file(&embedded), "embedded.rs includes {embedded:?}");
+    assert!(
+        path_words(README).contains(&embedded.as_str()),
+        "README.md does not name the embedded net {embedded}"
+    );
+    for word in path_words(README).into_iter().filter(|w| is_net_file(w)) {
+        let name = word.rsplit('/').next().unwrap_or(word);
+        assert_eq!(
+            name, embedded,
+            "README.md names the net {word}, but the binary embeds {embedded} \
+             (src/eval/nnue/embedded.rs)"
+        );
+    }
+}
+
+#[test]
+fn readme_names_only_scripts_in_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scripts: Vec<&str> = path_words(README)
+        .into_iter()
+        .filter(|w| w.starts_with("scripts/"))
+        .collect();
+    assert!(scripts.len() >= 3, "{scripts:?}");
+    for script in scripts {
+        assert!(
+            root.join(script).exists(),
+            "README.md names {script}, which is not in the repository"
+        );
+    }
 }
