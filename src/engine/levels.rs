@@ -44,13 +44,13 @@ pub struct Level {
 }
 
 /// The Elo (Fairy-Max = 1940) the internal strength `t` plays at, smoothed from matches at 10+0.1
-/// (stop 40, docs/experiments.md): against Fairy-Max, `t` = 0.5 scored 0.5/20, 0.541 2/40, 0.6
-/// 6/20, 0.645 14.5/40, 0.65 10.5/20, 0.7 11.5/20, 0.739 33.5/40, 0.75 17/20; against Phalanx XXV,
-/// 0.732 4.5/40, 0.818 12.5/40, 0.838 13.5/40, 0.919 29.5/40. Phalanx is put at 2530: 359 above
-/// the `t` = 0.73 level that plays at 2225 against Fairy-Max (its direct match with Fairy-Max,
-/// 36-1-3, gives 2347 with a far wider margin). Full strength (`t` = 1, a million nodes) is put at
-/// 2980, 449 above Phalanx (full Betacut against Phalanx: 90-6-4). Below 1300 the scale is the
-/// measured slope extended. The table is monotonic.
+/// (2026-11-25, docs/experiments.md, "Playing levels"): against Fairy-Max, `t` = 0.5 scored 0.5/20,
+/// 0.541 2/40, 0.6 6/20, 0.645 14.5/40, 0.65 10.5/20, 0.7 11.5/20, 0.739 33.5/40, 0.75 17/20;
+/// against Phalanx XXV, 0.732 4.5/40, 0.818 12.5/40, 0.838 13.5/40, 0.919 29.5/40. Phalanx is put
+/// at 2530: 359 above the `t` = 0.73 level that plays at 2225 against Fairy-Max (its direct match
+/// with Fairy-Max, 36-1-3, gives 2347 with a far wider margin). Full strength (`t` = 1, a million
+/// nodes) is put at 2980, 449 above Phalanx (full Betacut against Phalanx: 90-6-4). Below 1300 the
+/// scale is the measured slope extended. The table is monotonic.
 pub const CALIBRATION: [(u32, f64); 8] = [
     (800, 0.398),
     (1300, 0.5),
