@@ -1,7 +1,7 @@
 //! Betacut's command line, the one dispatcher: no arguments starts the protocol loop (XBoard
 //! or UCI, chosen by the first command); subcommands run the tools: `perft`, `divide`,
 //! `perft-suite`, `bench`, `epd`, `datagen`, `datagen-text`, `tune`, `tunables`, `train`,
-//! `book` and `probe`.
+//! `book`, `probe` and `annotate`.
 
 use super::datagen::DataFormat;
 use super::{datagen, epd, perft, probe, records, train_cli, tuner};
@@ -67,7 +67,15 @@ pub const USAGE: &str = "usage:
   betacut probe --syzygy DIRS [FEN | --file F] [--bench [ROUNDS]]
                                            Syzygy WDL and DTZ: `<FEN> ;wdl W ;dtz D` per
                                            position (DIRS separated by `:`, `;` on Windows;
-                                           --bench: time the WDL probes instead)";
+                                           --bench: time the WDL probes instead)
+  betacut annotate <games.pgn> [-o out.pgn] [--movetime MS | --nodes N | --depth D]
+                  [--threads N] [--hash MB] [--syzygy DIRS] [--book FILE]
+                  [--side white|black|both] [--from-move N] [--graph DIR] [--net FILE|--hce]
+                                           review games: [%eval] after every move, ?! ? ??
+                                           and ! from the expected score lost, the best line
+                                           after mistakes, a summary per side; --graph: an
+                                           SVG per game (default 1 s a position; --nodes: one
+                                           thread, repeatable; exit 1 if a game was skipped)";
 
 /// Runs the command line `args` (without the program name) and returns the exit code; errors
 /// print the usage to standard error and exit with 2.
@@ -115,6 +123,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         "train" => train_cli::run_train(rest),
         "book" => super::book::run(rest),
         "probe" => run_probe(rest),
+        "annotate" => super::annotate::run(rest),
         other => Err(format!("unknown command {other:?}")),
     }
 }

@@ -1,6 +1,8 @@
 //! Tools built into the binary: perft, bench, EPD suites, training-data generation, the Texel
-//! tuner, the network trainer, Polyglot books and the tablebase prober's command line.
+//! tuner, the network trainer, Polyglot books, the tablebase prober's command line and game
+//! review (`annotate`).
 
+pub mod annotate;
 pub mod book;
 pub mod cli;
 pub mod datagen;

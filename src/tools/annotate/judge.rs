@@ -1,0 +1,222 @@
+//! Judging a move by the expected score it loses, not by raw centipawns: a pawn thrown away
+//! at +6 changes nothing, at 0.00 it may lose the game. The expected score of the side to
+//! move is `win + draw / 2` of Betacut's win/draw/loss model (`crate::search::wdl`), or of the
+//! tablebases (win 1, draw 0.5, loss 0) when the position is in them.
+
+use crate::search::score::display_centipawns;
+use crate::search::wdl::wdl;
+use crate::tb::Wdl as TbWdl;
+
+/// A move that loses at least this share of the mover's expected score is an inaccuracy
+/// (`?!`, NAG 6).
+pub const INACCURACY: f64 = 0.10;
+/// ... at least this share: a mistake (`?`, NAG 2).
+pub const MISTAKE: f64 = 0.20;
+/// ... at least this share: a blunder (`??`, NAG 4).
+pub const BLUNDER: f64 = 0.30;
+/// The best move is the only good one (`!`, NAG 1) when the second best loses at least this
+/// share of the expected score.
+pub const ONLY_MOVE: f64 = 0.30;
+/// Centipawn losses are counted between scores clamped to ±this (a mate counts as this).
+pub const CP_CLAMP: i32 = 1000;
+
+/// What a move is judged to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Verdict {
+    /// The only move that kept the result (`!`).
+    Only,
+    /// Lost 10-20 % (`?!`).
+    Inaccuracy,
+    /// Lost 20-30 % (`?`).
+    Mistake,
+    /// Lost 30 % or more (`??`).
+    Blunder,
+}
+
+impl Verdict {
+    /// The verdict's NAG: `$1`, `$6`, `$2` or `$4`.
+    pub const fn nag(self) -> u8 {
+        match self {
+            Verdict::Only => 1,
+            Verdict::Inaccuracy => 6,
+            Verdict::Mistake => 2,
+            Verdict::Blunder => 4,
+        }
+    }
+
+    /// The word for it in comments.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Verdict::Only => "Only move",
+            Verdict::Inaccuracy => "Inaccuracy",
+            Verdict::Mistake => "Mistake",
+            Verdict::Blunder => "Blunder",
+        }
+    }
+}
+
+/// Expected score (0 to 1) of the side to move for a search `score` from its view, with
+/// `material` on the board (see `crate::search::wdl::material`).
+pub fn expected_score(score: i32, material: u32) -> f64 {
+    let w = wdl(score, material);
+    (f64::from(w.win) + f64::from(w.draw) / 2.0) / 1000.0
+}
+
+/// Expected score of a tablebase result: a win 1, a loss 0, and 0.5 for a draw and for the
+/// wins and losses that the fifty-move rule turns into draws.
+pub fn table_expected_score(result: TbWdl) -> f64 {
+    match result {
+        TbWdl::Win => 1.0,
+        TbWdl::Loss => 0.0,
+        TbWdl::CursedWin | TbWdl::Draw | TbWdl::BlessedLoss => 0.5,
+    }
+}
+
+/// A decision, in expected scores of the side that made it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decision {
+    /// After the best move.
+    pub best: f64,
+    /// After the move played.
+    pub played: f64,
+    /// After the second-best move, if there is another legal move.
+    pub second: Option<f64>,
+    /// The move played is the best one (by the search, or keeps the tablebase result).
+    pub played_is_best: bool,
+}
+
+impl Decision {
+    /// The share of the expected score the move gave away (0 for the best move).
+    pub fn loss(&self) -> f64 {
+        if self.played_is_best {
+            0.0
+        } else {
+            (self.best - self.played).max(0.0)
+        }
+    }
+
+    /// The verdict, if the move deserves one.
+    pub fn verdict(&self) -> Option<Verdict> {
+        let loss = self.loss();
+        if loss >= BLUNDER {
+            Some(Verdict::Blunder)
+        } else if loss >= MISTAKE {
+            Some(Verdict::Mistake)
+        } else if loss >= INACCURACY {
+            Some(Verdict::Inaccuracy)
+        } else if self.played_is_best
+            && self
+                .second
+                .is_some_and(|second| self.best - second >= ONLY_MOVE)
+        {
+            Some(Verdict::Only)
+        } else {
+            None
+        }
+    }
+}
+
+/// A search score as centipawns for the loss count: clamped to ±[`CP_CLAMP`].
+pub fn clamped_centipawns(score: i32) -> i32 {
+    display_centipawns(score).clamp(-CP_CLAMP, CP_CLAMP)
+}
+
+/// Centipawns lost by a move: best against played (both from the mover's view), 0 for the
+/// best move.
+pub fn centipawn_loss(best: i32, played: i32, played_is_best: bool) -> i32 {
+    if played_is_best {
+        0
+    } else {
+        (clamped_centipawns(best) - clamped_centipawns(played)).max(0)
+    }
+}
+
+/// A move's accuracy (0 to 100) from the expected score it lost, on Lichess's curve:
+/// `103.1668 * exp(-4.354 * loss) - 3.1669`, clamped (Lichess's constant is 0.04354 per
+/// percentage point of win chance; here the loss is a share, hence 4.354).
+pub fn move_accuracy(loss: f64) -> f64 {
+    (103.1668 * (-4.354 * loss).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    fn decision(best: f64, played: f64, second: Option<f64>, played_is_best: bool) -> Decision {
+        Decision {
+            best,
+            played,
+            second,
+            played_is_best,
+        }
+    }
+
+    #[test]
+    fn thresholds_give_the_glyphs() {
+        assert_eq!(decision(0.6, 0.55, None, false).verdict(), None);
+        assert_eq!(
+            decision(0.6, 0.49, None, false).verdict(),
+            Some(Verdict::Inaccuracy)
+        );
+        assert_eq!(
+            decision(0.6, 0.39, None, false).verdict(),
+            Some(Verdict::Mistake)
+        );
+        assert_eq!(
+            decision(0.6, 0.2, None, false).verdict(),
+            Some(Verdict::Blunder)
+        );
+        // The best move loses nothing, whatever a second search said.
+        assert_eq!(decision(0.6, 0.2, None, true).verdict(), None);
+        assert_eq!(
+            decision(0.5, 0.5, Some(0.1), true).verdict(),
+            Some(Verdict::Only)
+        );
+        assert_eq!(decision(0.5, 0.5, Some(0.3), true).verdict(), None);
+        assert_eq!(Verdict::Blunder.nag(), 4);
+        assert_eq!(Verdict::Inaccuracy.nag(), 6);
+    }
+
+    #[test]
+    fn a_pawn_matters_when_level_and_not_when_far_ahead() {
+        let material = 60;
+        let level = expected_score(0, material) - expected_score(-100, material);
+        let ahead = expected_score(900, material) - expected_score(800, material);
+        assert!(level > 0.05 && ahead < 0.01, "level {level}, ahead {ahead}");
+        // A queen hung in a level position is a blunder; a mate given up for +9 is not.
+        let hung = decision(
+            expected_score(0, material),
+            expected_score(-900, material),
+            None,
+            false,
+        );
+        assert_eq!(hung.verdict(), Some(Verdict::Blunder));
+        let mate_missed = decision(1.0, expected_score(900, material), None, false);
+        assert_eq!(mate_missed.verdict(), None);
+        assert_eq!(expected_score(MATE - 1, material), 1.0);
+    }
+
+    #[test]
+    fn a_thrown_tablebase_win_is_a_blunder() {
+        let d = decision(
+            table_expected_score(TbWdl::Win),
+            table_expected_score(TbWdl::Draw),
+            None,
+            false,
+        );
+        assert_eq!(d.verdict(), Some(Verdict::Blunder));
+        assert_eq!(table_expected_score(TbWdl::CursedWin), 0.5);
+    }
+
+    #[test]
+    fn centipawn_losses_and_accuracy() {
+        assert_eq!(centipawn_loss(50, -250, false), 300);
+        assert_eq!(centipawn_loss(MATE - 3, 0, false), CP_CLAMP);
+        assert_eq!(centipawn_loss(50, 80, false), 0);
+        assert_eq!(centipawn_loss(50, -250, true), 0);
+        assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
+        assert!(move_accuracy(0.1) > 60.0 && move_accuracy(0.1) < 70.0);
+        assert_eq!(move_accuracy(1.0), 0.0);
+    }
+}

@@ -1,0 +1,288 @@
+//! Writing an annotated game as PGN: the input's tags with Betacut's own added, then the main
+//! line with an `[%eval]` comment after every analysed move, the judgement glyphs, the best
+//! line as a variation after every mistake and blunder, the comments, NAGs and variations of
+//! the input kept, a closing summary comment, and lines of at most 80 characters.
+
+use super::analyse::{PlyReport, Sides};
+use super::eval::{strip_eval, Eval};
+use super::game::{Game, Line};
+use super::judge::Verdict;
+use super::summary::SideSummary;
+use crate::board::{Color, Position};
+
+/// Longest line written.
+const WIDTH: usize = 80;
+/// Most moves of the engine's best line shown in a variation.
+const BEST_LINE_PLIES: usize = 10;
+
+/// What goes into one annotated game besides the game itself.
+pub struct Annotations<'a> {
+    /// The analysis, one entry per main-line move (`None`: not analysed).
+    pub plies: &'a [Option<PlyReport>],
+    /// White's and Black's figures.
+    pub summary: &'a [SideSummary; 2],
+    /// Whose moves were judged.
+    pub sides: Sides,
+    /// The annotator's name (`Betacut 1.0.0`).
+    pub annotator: &'a str,
+    /// How each position was searched (`100000 nodes`), for the closing comment.
+    pub budget: &'a str,
+}
+
+/// The annotated game as PGN text, ending with a blank line.
+pub fn write_game(game: &Game, notes: &Annotations) -> String {
+    let mut tags = game.tags.clone();
+    let mut set = |name: &str, value: String| match tags.iter_mut().find(|(n, _)| n == name) {
+        Some(tag) => tag.1 = value,
+        None => tags.push((name.to_string(), value)),
+    };
+    if game.tag("Result").is_none() {
+        set("Result", game.result.clone());
+    }
+    set("Annotator", notes.annotator.to_string());
+    for (color, summary) in [
+        (Color::White, &notes.summary[0]),
+        (Color::Black, &notes.summary[1]),
+    ] {
+        if !notes.sides.judges(color) {
+            continue;
+        }
+        let side = if color == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        set(&format!("{side}ACPL"), summary.acpl().to_string());
+        set(
+            &format!("{side}Accuracy"),
+            format!("{:.1}", summary.accuracy()),
+        );
+        set(
+            &format!("{side}Inaccuracies"),
+            summary.inaccuracies.to_string(),
+        );
+        set(&format!("{side}Mistakes"), summary.mistakes.to_string());
+        set(&format!("{side}Blunders"), summary.blunders.to_string());
+    }
+    let mut out = String::new();
+    for (name, value) in &tags {
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        out.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    out.push('\n');
+
+    let mut words = Vec::new();
+    write_line(&mut words, &game.main, &game.start, Some(notes.plies));
+    let mut closing = Vec::new();
+    for (color, summary) in [
+        (Color::White, &notes.summary[0]),
+        (Color::Black, &notes.summary[1]),
+    ] {
+        if notes.sides.judges(color) {
+            let side = if color == Color::White {
+                "White"
+            } else {
+                "Black"
+            };
+            closing.push(format!("{side}: {}.", summary.text()));
+        }
+    }
+    push_comment(
+        &mut words,
+        &format!(
+            "{}, {}: {}",
+            notes.annotator,
+            notes.budget,
+            closing.join(" ")
+        ),
+    );
+    words.push(game.result.clone());
+    out.push_str(&wrap(&words));
+    out.push_str("\n\n");
+    out
+}
+
+/// Appends the words of `line`, played from `start`; `plies` holds the analysis of the main
+/// line (none for variations).
+fn write_line(
+    words: &mut Vec<String>,
+    line: &Line,
+    start: &Position,
+    plies: Option<&[Option<PlyReport>]>,
+) {
+    for comment in &line.intro {
+        push_comment(words, comment);
+    }
+    let mut pos = start.clone();
+    let mut need_number = true;
+    for (i, node) in line.nodes.iter().enumerate() {
+        let report = plies.and_then(|p| p.get(i)).and_then(Option::as_ref);
+        let judgement = report.and_then(|r| r.judgement.as_ref());
+        let verdict = judgement.and_then(|j| j.verdict);
+        push_number(words, &pos, need_number);
+        words.push(node.san.clone());
+        let mut nags = node.nags.clone();
+        if let Some(verdict) = verdict {
+            if !nags.contains(&verdict.nag()) {
+                nags.push(verdict.nag());
+            }
+        }
+        words.extend(nags.iter().map(|nag| format!("${nag}")));
+        need_number = false;
+        if let Some(report) = report {
+            let mut parts = Vec::new();
+            if let Some(eval) = report.eval_after {
+                parts.push(eval.to_string());
+            }
+            if report.book {
+                parts.push("book".to_string());
+            }
+            if let (Some(verdict), Some(judgement)) = (verdict, judgement) {
+                parts.push(match (verdict, judgement.best_line.first()) {
+                    (Verdict::Only, _) => "Only move.".to_string(),
+                    (_, Some(best)) => format!("{}. {best} was best.", verdict.word()),
+                    (_, None) => format!("{}.", verdict.word()),
+                });
+                if judgement.from_tables {
+                    parts.push("(tablebases)".to_string());
+                }
+            }
+            if !parts.is_empty() {
+                push_comment(words, &parts.join(" "));
+                need_number = true;
+            }
+        }
+        for comment in &node.comments {
+            // The main line's old `[%eval]`s give way to Betacut's.
+            let text = if plies.is_some() {
+                strip_eval(comment)
+            } else {
+                comment.clone()
+            };
+            if !text.trim().is_empty() || plies.is_none() {
+                push_comment(words, &text);
+                need_number = true;
+            }
+        }
+        for variation in &node.variations {
+            words.push("(".to_string());
+            write_line(words, variation, &pos, None);
+            words.push(")".to_string());
+            need_number = true;
+        }
+        if let (Some(Verdict::Mistake | Verdict::Blunder), Some(judgement)) = (verdict, judgement) {
+            if !judgement.best_line.is_empty() {
+                words.push("(".to_string());
+                write_best_line(words, &pos, &judgement.best_line, judgement.best_eval);
+                words.push(")".to_string());
+                need_number = true;
+            }
+        }
+        pos.make_move(node.mv);
+    }
+}
+
+/// The engine's line (SAN, legal from `pos`), its evaluation after the first move.
+fn write_best_line(words: &mut Vec<String>, pos: &Position, line: &[String], eval: Option<Eval>) {
+    let mut pos = pos.clone();
+    let mut need_number = true;
+    for (i, san) in line.iter().take(BEST_LINE_PLIES).enumerate() {
+        let Ok(mv) = pos.parse_san(san) else {
+            break;
+        };
+        push_number(words, &pos, need_number);
+        words.push(san.clone());
+        need_number = false;
+        if let Some(eval) = eval.filter(|_| i == 0) {
+            push_comment(words, &eval.to_string());
+            need_number = true;
+        }
+        pos.make_move(mv);
+    }
+}
+
+/// The move number before a move from `pos`: always before White's, before Black's when
+/// `needed` (the first move of a line, or after a comment or variation).
+fn push_number(words: &mut Vec<String>, pos: &Position, needed: bool) {
+    let number = pos.fullmove_number();
+    if pos.side_to_move() == Color::White {
+        words.push(format!("{number}."));
+    } else if needed {
+        words.push(format!("{number}..."));
+    }
+}
+
+/// A comment as words (so long ones wrap); a `}` inside (from a `;` comment) becomes `)`.
+fn push_comment(words: &mut Vec<String>, text: &str) {
+    words.push("{".to_string());
+    words.extend(
+        text.replace('}', ")")
+            .split_whitespace()
+            .map(str::to_string),
+    );
+    words.push("}".to_string());
+}
+
+/// Words joined by spaces into lines of at most [`WIDTH`] characters (a longer word stands on
+/// its own line).
+fn wrap(words: &[String]) -> String {
+    let mut out = String::new();
+    let mut length = 0;
+    for word in words {
+        if length > 0 && length + 1 + word.len() > WIDTH {
+            out.push('\n');
+            length = 0;
+        } else if length > 0 {
+            out.push(' ');
+            length += 1;
+        }
+        out.push_str(word);
+        length += word.len();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::game::build;
+    use super::super::reader::split_games;
+    use super::*;
+
+    #[test]
+    fn the_input_s_annotations_are_written_back() {
+        let text = "[Event \"t\"]\n[White \"a \\\"b\\\"\"]\n\n{start} 1. e4 $1 {c1} (1. d4 d5 {v} (1... Nf6)) 1... e5 \
+                    {[%eval 0.30] old} 2. Nf3 ; to the end\n2... Nc6 1/2-1/2\n";
+        let raw = split_games(text);
+        let game = build(&raw[0], 1).unwrap_or_else(|e| panic!("{e}"));
+        let summary = [SideSummary::default(); 2];
+        let notes = Annotations {
+            plies: &[],
+            summary: &summary,
+            sides: Sides::Both,
+            annotator: "Betacut 1.0.0",
+            budget: "1 node",
+        };
+        let out = write_game(&game, &notes);
+        assert!(out.starts_with("[Event \"t\"]\n[White \"a \\\"b\\\"\"]\n[Result \"1/2-1/2\"]\n[Annotator \"Betacut 1.0.0\"]\n[WhiteACPL \"0\"]\n"), "{out}");
+        let movetext: String = out
+            .lines()
+            .skip_while(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            movetext.contains("{ start } 1. e4 $1 { c1 } ( 1. d4 d5 { v } ( 1... Nf6 ) ) 1... e5 { old } 2. Nf3 { to the end } 2... Nc6 {"),
+            "{movetext}"
+        );
+        assert!(movetext.trim_end().ends_with("1/2-1/2"));
+        assert!(out.lines().all(|l| l.len() <= WIDTH));
+    }
+
+    #[test]
+    fn long_text_wraps() {
+        let words: Vec<String> = (0..100).map(|i| format!("w{i}")).collect();
+        let text = wrap(&words);
+        assert!(text.lines().count() > 3);
+        assert!(text.lines().all(|l| l.len() <= WIDTH));
+        assert_eq!(text.split_whitespace().count(), 100);
+    }
+}
