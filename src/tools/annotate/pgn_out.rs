@@ -277,6 +277,97 @@ mod tests {
         assert!(out.lines().all(|l| l.len() <= WIDTH));
     }
 
+    /// One random move: which legal move, its comment, its NAG, its variation's move.
+    type Choice = (usize, Option<String>, Option<u8>, Option<usize>);
+
+    /// A game of `choices.len()` moves picked among the legal ones, each move with the comment,
+    /// NAG and one-move variation (another legal move) that `choices` gives it.
+    fn random_game(choices: &[Choice]) -> Game {
+        let raw = split_games("[Event \"random\"]\n*\n");
+        let mut game = build(&raw[0], 1).unwrap_or_else(|e| panic!("{e}"));
+        let mut pos = game.start.clone();
+        for (pick, comment, nag, alternative) in choices {
+            let legal: Vec<_> = pos.legal_moves().iter().copied().collect();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[pick % legal.len()];
+            let mut variations = Vec::new();
+            if let Some(alt) = alternative.filter(|_| legal.len() > 1) {
+                let other = legal[(pick + 1 + alt % (legal.len() - 1)) % legal.len()];
+                variations.push(Line {
+                    intro: Vec::new(),
+                    nodes: vec![super::super::game::Node {
+                        mv: other,
+                        san: pos.move_to_san(other),
+                        line: 0,
+                        nags: Vec::new(),
+                        comments: Vec::new(),
+                        variations: Vec::new(),
+                    }],
+                });
+            }
+            game.main.nodes.push(super::super::game::Node {
+                mv,
+                san: pos.move_to_san(mv),
+                line: 0,
+                nags: nag.iter().copied().collect(),
+                comments: comment.iter().cloned().collect(),
+                variations,
+            });
+            pos.make_move(mv);
+        }
+        game
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn written_games_read_back_with_every_annotation(
+            choices in proptest::collection::vec(
+                (
+                    0usize..256,
+                    proptest::option::of("[a-z!?.]{1,8}( [a-z]{1,8}){0,3}"),
+                    proptest::option::of(0u8..=255),
+                    proptest::option::of(0usize..64),
+                ),
+                0..60,
+            )
+        ) {
+            let game = random_game(&choices);
+            let summary = [SideSummary::default(); 2];
+            let notes = Annotations {
+                plies: &[],
+                summary: &summary,
+                sides: Sides::Both,
+                annotator: "Betacut",
+                budget: "no search",
+            };
+            let text = write_game(&game, &notes);
+            proptest::prop_assert!(text.lines().all(|l| l.len() <= WIDTH));
+            let raw = split_games(&text);
+            proptest::prop_assert_eq!(raw.len(), 1);
+            let back = build(&raw[0], 1);
+            proptest::prop_assert!(back.is_ok(), "{:?}\n{}", back.err(), text);
+            let mut back = back.unwrap_or_else(|_| game.clone());
+            // The closing summary follows the last move (or opens an empty game).
+            let closing = match back.main.nodes.last_mut() {
+                Some(last) => last.comments.pop(),
+                None => back.main.intro.pop(),
+            };
+            proptest::prop_assert!(closing.is_some_and(|c| c.starts_with("Betacut, no search:")));
+            proptest::prop_assert_eq!(back.main.nodes.len(), game.main.nodes.len());
+            for (a, b) in game.main.nodes.iter().zip(&back.main.nodes) {
+                proptest::prop_assert_eq!(a.mv, b.mv);
+                proptest::prop_assert_eq!(&a.nags, &b.nags);
+                proptest::prop_assert_eq!(&a.comments, &b.comments);
+                proptest::prop_assert_eq!(&a.variations, &b.variations.iter().map(|v| Line {
+                    intro: v.intro.clone(),
+                    nodes: v.nodes.iter().map(|n| super::super::game::Node { line: 0, ..n.clone() }).collect(),
+                }).collect::<Vec<_>>());
+            }
+        }
+    }
+
     #[test]
     fn long_text_wraps() {
         let words: Vec<String> = (0..100).map(|i| format!("w{i}")).collect();

@@ -15,7 +15,7 @@ pub enum TokenKind {
     Move(String),
     /// A numeric annotation glyph (`$6`, or `?!` written after a move).
     Nag(u8),
-    /// A comment's text (`{...}` or `; ...`), without its delimiters.
+    /// A comment's text (`{...}` or `; ...`), without its delimiters and outer spaces.
     Comment(String),
     /// `(`: a variation starts.
     Open,
@@ -135,7 +135,7 @@ impl Splitter {
                     Some(end) => {
                         comment.push(' ');
                         comment.push_str(&text[..end]);
-                        self.push(start, TokenKind::Comment(comment));
+                        self.push(start, TokenKind::Comment(comment.trim().to_string()));
                         rest = &text[end + 1..];
                     }
                     None => {
@@ -197,7 +197,7 @@ impl Splitter {
                     let body = &text[start + 1..];
                     match body.find('}') {
                         Some(end) => {
-                            self.push(line, TokenKind::Comment(body[..end].to_string()));
+                            self.push(line, TokenKind::Comment(body[..end].trim().to_string()));
                             // Skip the comment's characters.
                             let stop = start + 1 + end;
                             while chars.peek().is_some_and(|&(i, _)| i <= stop) {
@@ -212,7 +212,10 @@ impl Splitter {
                     }
                 }
                 ';' => {
-                    self.push(line, TokenKind::Comment(text[start + 1..].to_string()));
+                    self.push(
+                        line,
+                        TokenKind::Comment(text[start + 1..].trim().to_string()),
+                    );
                     return;
                 }
                 '(' => {
@@ -355,7 +358,7 @@ mod tests {
                 mv("f4"),
                 mv("exf4"),
                 TokenKind::Close,
-                TokenKind::Comment(" line".into()),
+                TokenKind::Comment("line".into()),
                 mv("Nc6"),
                 TokenKind::Result("1-0".into()),
             ]
