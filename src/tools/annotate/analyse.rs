@@ -51,7 +51,7 @@ impl std::str::FromStr for Sides {
 /// The verdict on one move and what it rests on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Judgement {
-    /// Expected scores of the mover: best, played, second best.
+    /// Expected scores of the mover: the move played and the best other move.
     pub decision: Decision,
     /// The glyph it earns, if any.
     pub verdict: Option<Verdict>,
@@ -89,8 +89,8 @@ struct Searched {
     score: i32,
     /// Best move ([`Move::NONE`] without legal moves).
     best: Move,
-    /// Score of the second-best move, if asked for and there is one.
-    second: Option<i32>,
+    /// The second-best move and its score, if asked for and there is one.
+    second: Option<(Move, i32)>,
     /// Principal variation.
     pv: Vec<Move>,
 }
@@ -220,7 +220,7 @@ impl Analyser {
             };
         }
         let second = if lines > 1 {
-            result.lines.get(1).map(|&(_, score)| score)
+            result.lines.get(1).copied()
         } else {
             None
         };
@@ -241,31 +241,41 @@ impl Analyser {
         after: &Searched,
     ) -> Judgement {
         let phase = material(pos);
+        let played_is_best = played == before.best;
+        // The best other move: the search's best, or its second line when the best was played.
+        let (other_move, other_score) = if played_is_best {
+            match before.second {
+                Some((mv, score)) => (Some(mv), Some(score)),
+                None => (None, None),
+            }
+        } else {
+            (Some(before.best), Some(before.score))
+        };
         let tables = self.table_decision(pos, next, played);
         let decision = tables.unwrap_or_else(|| Decision {
-            best: expected_score(before.score, phase),
             played: expected_score(-after.score, phase),
-            second: before.second.map(|s| expected_score(s, phase)),
-            played_is_best: played == before.best,
+            other: other_score.map(|s| expected_score(s, phase)),
+            played_is_best,
         });
-        let mut line_pos = pos.clone();
-        let pv: Vec<Move> = if before.pv.is_empty() && !before.best.is_none() {
-            vec![before.best]
-        } else {
-            before.pv.clone()
+        // The line shown after a bad move: the search's line from the best other move.
+        let line: Vec<Move> = match other_move {
+            Some(mv) if !played_is_best && before.pv.first() == Some(&mv) => before.pv.clone(),
+            Some(mv) => vec![mv],
+            None => Vec::new(),
         };
-        let best_line = line_pos
-            .line_to_san(&pv)
+        let best_line = pos
+            .clone()
+            .line_to_san(&line)
             .split_whitespace()
             .map(str::to_string)
             .collect();
         Judgement {
             decision,
             verdict: decision.verdict(),
-            cp_loss: centipawn_loss(before.score, -after.score, decision.played_is_best),
+            cp_loss: other_score.map_or(0, |other| centipawn_loss(other, -after.score)),
             from_tables: tables.is_some(),
             best_line,
-            best_eval: Eval::from_score(before.score, pos.side_to_move()),
+            best_eval: other_score.and_then(|s| Eval::from_score(s, pos.side_to_move())),
         }
     }
 
@@ -278,19 +288,18 @@ impl Analyser {
         let best = table_expected_score(tables.probe_wdl(pos).ok()?);
         let after = |p: &Position| tables.probe_wdl(p).ok().map(|w| w.flipped());
         let played_score = table_expected_score(after(next)?);
-        let mut second: Option<f64> = None;
+        let mut other: Option<f64> = None;
         let mut scratch = pos.clone();
         for &mv in pos.legal_moves().iter().filter(|&&m| m != played) {
             scratch.make_move(mv);
             let score = after(&scratch).map(table_expected_score);
             scratch.unmake_move(mv);
             let score = score?;
-            second = Some(second.map_or(score, |s: f64| s.max(score)));
+            other = Some(other.map_or(score, |s: f64| s.max(score)));
         }
         Some(Decision {
-            best,
             played: played_score,
-            second,
+            other,
             played_is_best: played_score >= best,
         })
     }

@@ -73,26 +73,26 @@ pub fn table_expected_score(result: TbWdl) -> f64 {
 }
 
 /// A decision, in expected scores of the side that made it.
+///
+/// The move played is valued by the search of the position after it (one ply deeper than the
+/// search before it, so a move the search before it liked can still turn out bad); it is
+/// compared with the best other move: the search's best move when another move was played,
+/// the second-best line (MultiPV 2) when the search's best move was played.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Decision {
-    /// After the best move.
-    pub best: f64,
     /// After the move played.
     pub played: f64,
-    /// After the second-best move, if there is another legal move.
-    pub second: Option<f64>,
-    /// The move played is the best one (by the search, or keeps the tablebase result).
+    /// After the best other move (none when there was no other legal move).
+    pub other: Option<f64>,
+    /// The move played is the search's best (or keeps the tablebase result).
     pub played_is_best: bool,
 }
 
 impl Decision {
-    /// The share of the expected score the move gave away (0 for the best move).
+    /// The share of the expected score the move gave away against the best other move.
     pub fn loss(&self) -> f64 {
-        if self.played_is_best {
-            0.0
-        } else {
-            (self.best - self.played).max(0.0)
-        }
+        self.other
+            .map_or(0.0, |other| (other - self.played).max(0.0))
     }
 
     /// The verdict, if the move deserves one.
@@ -106,8 +106,8 @@ impl Decision {
             Some(Verdict::Inaccuracy)
         } else if self.played_is_best
             && self
-                .second
-                .is_some_and(|second| self.best - second >= ONLY_MOVE)
+                .other
+                .is_some_and(|other| self.played - other >= ONLY_MOVE)
         {
             Some(Verdict::Only)
         } else {
@@ -121,14 +121,10 @@ pub fn clamped_centipawns(score: i32) -> i32 {
     display_centipawns(score).clamp(-CP_CLAMP, CP_CLAMP)
 }
 
-/// Centipawns lost by a move: best against played (both from the mover's view), 0 for the
-/// best move.
-pub fn centipawn_loss(best: i32, played: i32, played_is_best: bool) -> i32 {
-    if played_is_best {
-        0
-    } else {
-        (clamped_centipawns(best) - clamped_centipawns(played)).max(0)
-    }
+/// Centipawns lost by a move: the best other move's score against the played move's (both
+/// search scores from the mover's view), at least 0.
+pub fn centipawn_loss(other: i32, played: i32) -> i32 {
+    (clamped_centipawns(other) - clamped_centipawns(played)).max(0)
 }
 
 /// A move's accuracy (0 to 100) from the expected score it lost, on Lichess's curve:
@@ -143,37 +139,34 @@ mod tests {
     use super::*;
     use crate::search::score::MATE;
 
-    fn decision(best: f64, played: f64, second: Option<f64>, played_is_best: bool) -> Decision {
+    fn decision(other: f64, played: f64, played_is_best: bool) -> Decision {
         Decision {
-            best,
             played,
-            second,
+            other: Some(other),
             played_is_best,
         }
     }
 
     #[test]
     fn thresholds_give_the_glyphs() {
-        assert_eq!(decision(0.6, 0.55, None, false).verdict(), None);
+        assert_eq!(decision(0.6, 0.55, false).verdict(), None);
         assert_eq!(
-            decision(0.6, 0.49, None, false).verdict(),
+            decision(0.6, 0.49, false).verdict(),
             Some(Verdict::Inaccuracy)
         );
-        assert_eq!(
-            decision(0.6, 0.39, None, false).verdict(),
-            Some(Verdict::Mistake)
-        );
-        assert_eq!(
-            decision(0.6, 0.2, None, false).verdict(),
-            Some(Verdict::Blunder)
-        );
-        // The best move loses nothing, whatever a second search said.
-        assert_eq!(decision(0.6, 0.2, None, true).verdict(), None);
-        assert_eq!(
-            decision(0.5, 0.5, Some(0.1), true).verdict(),
-            Some(Verdict::Only)
-        );
-        assert_eq!(decision(0.5, 0.5, Some(0.3), true).verdict(), None);
+        assert_eq!(decision(0.6, 0.39, false).verdict(), Some(Verdict::Mistake));
+        assert_eq!(decision(0.6, 0.2, false).verdict(), Some(Verdict::Blunder));
+        // The search's best move that the deeper look after it finds bad is still judged.
+        assert_eq!(decision(0.6, 0.2, true).verdict(), Some(Verdict::Blunder));
+        assert_eq!(decision(0.2, 0.5, true).verdict(), Some(Verdict::Only));
+        assert_eq!(decision(0.3, 0.5, true).verdict(), None);
+        assert_eq!(decision(0.1, 0.5, false).verdict(), None);
+        let forced = Decision {
+            played: 0.5,
+            other: None,
+            played_is_best: true,
+        };
+        assert_eq!((forced.loss(), forced.verdict()), (0.0, None));
         assert_eq!(Verdict::Blunder.nag(), 4);
         assert_eq!(Verdict::Inaccuracy.nag(), 6);
     }
@@ -188,11 +181,10 @@ mod tests {
         let hung = decision(
             expected_score(0, material),
             expected_score(-900, material),
-            None,
             false,
         );
         assert_eq!(hung.verdict(), Some(Verdict::Blunder));
-        let mate_missed = decision(1.0, expected_score(900, material), None, false);
+        let mate_missed = decision(1.0, expected_score(900, material), false);
         assert_eq!(mate_missed.verdict(), None);
         assert_eq!(expected_score(MATE - 1, material), 1.0);
     }
@@ -202,7 +194,6 @@ mod tests {
         let d = decision(
             table_expected_score(TbWdl::Win),
             table_expected_score(TbWdl::Draw),
-            None,
             false,
         );
         assert_eq!(d.verdict(), Some(Verdict::Blunder));
@@ -211,10 +202,9 @@ mod tests {
 
     #[test]
     fn centipawn_losses_and_accuracy() {
-        assert_eq!(centipawn_loss(50, -250, false), 300);
-        assert_eq!(centipawn_loss(MATE - 3, 0, false), CP_CLAMP);
-        assert_eq!(centipawn_loss(50, 80, false), 0);
-        assert_eq!(centipawn_loss(50, -250, true), 0);
+        assert_eq!(centipawn_loss(50, -250), 300);
+        assert_eq!(centipawn_loss(MATE - 3, 0), CP_CLAMP);
+        assert_eq!(centipawn_loss(50, 80), 0);
         assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
         assert!(move_accuracy(0.1) > 60.0 && move_accuracy(0.1) < 70.0);
         assert_eq!(move_accuracy(1.0), 0.0);

@@ -90,9 +90,8 @@ mod tests {
 
     fn ply(mover: Color, played: f64, cp_loss: i32, book: bool) -> Option<PlyReport> {
         let decision = Decision {
-            best: 0.5,
             played,
-            second: None,
+            other: Some(0.5),
             played_is_best: played >= 0.5,
         };
         Some(PlyReport {
