@@ -76,6 +76,8 @@ pub struct PlyReport {
     pub book: bool,
     /// The evaluation after it (none after a mate).
     pub eval_after: Option<Eval>,
+    /// White's expected score before it (0 to 1), for the graph.
+    pub white_before: f64,
     /// White's expected score after it (0 to 1), for the graph.
     pub white_expected: f64,
     /// The verdict, if the move was judged.
@@ -168,12 +170,18 @@ impl Analyser {
             let next = &positions[i + 1];
             let mover = pos.side_to_move();
             let white_after = expected_score(after.score, material(next));
+            let mover_before = expected_score(before.score, material(pos));
             let judged = !book[i] && self.sides.judges(mover);
             reports[i] = Some(PlyReport {
                 mover,
                 fullmove: pos.fullmove_number(),
                 book: book[i],
                 eval_after: Eval::from_score(after.score, next.side_to_move()),
+                white_before: if mover == Color::White {
+                    mover_before
+                } else {
+                    1.0 - mover_before
+                },
                 white_expected: if next.side_to_move() == Color::White {
                     white_after
                 } else {

@@ -1,5 +1,5 @@
 //! The evaluation graph of a game as SVG, written by hand (no dependency): White's expected
-//! score after each analysed move, from 0 (Black wins) to 100 % (White wins), the area under
+//! score before the first analysed move and after each one, from 0 (Black wins) to 100 % (White wins), the area under
 //! it shaded as White's share; inaccuracies, mistakes and blunders marked in yellow, orange and
 //! red; book moves on a blue band; a title with the players, event, date and result, and both
 //! axes labelled, so that it reads without the PGN.
@@ -38,7 +38,8 @@ pub fn title(game: &Game) -> String {
         known("Black").unwrap_or_else(|| "Black".to_string())
     )];
     parts.extend(known("Event"));
-    parts.extend(known("Date"));
+    // `1858.??.??` reads as `1858`.
+    parts.extend(known("Date").map(|d| d.replace(".??", "")));
     parts.push(game.result.clone());
     parts.join(", ")
 }
@@ -81,11 +82,20 @@ pub fn svg(game: &Game, plies: &[Option<PlyReport>]) -> String {
         );
     }
     // White's share: the area under the curve.
-    let points: Vec<(f64, f64)> = plies
+    let mut points: Vec<(f64, f64)> = Vec::with_capacity(plies.len() + 1);
+    if let Some((i, p)) = plies
         .iter()
         .enumerate()
-        .filter_map(|(i, p)| p.as_ref().map(|p| (x(i as f64 + 1.0), y(p.white_expected))))
-        .collect();
+        .find_map(|(i, p)| Some((i, p.as_ref()?)))
+    {
+        points.push((x(i as f64), y(p.white_before)));
+    }
+    points.extend(
+        plies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.as_ref().map(|p| (x(i as f64 + 1.0), y(p.white_expected)))),
+    );
     if let (Some(first), Some(last)) = (points.first(), points.last()) {
         let mut path = format!("M {:.1} {:.1}", first.0, y(0.0));
         for (px, py) in &points {
@@ -166,7 +176,7 @@ pub fn svg(game: &Game, plies: &[Option<PlyReport>]) -> String {
         };
         let _ = writeln!(
             s,
-            r##"<circle cx="{:.1}" cy="{:.1}" r="{radius}" fill="{colour}" stroke="#000000"><title>{}{} {}</title></circle>"##,
+            r##"<g><title>{2}{3} {4}</title><circle cx="{0:.1}" cy="{1:.1}" r="{radius}" fill="{colour}" stroke="#000000"/></g>"##,
             x(i as f64 + 1.0),
             y(p.white_expected),
             p.fullmove,
@@ -190,6 +200,14 @@ pub fn svg(game: &Game, plies: &[Option<PlyReport>]) -> String {
         );
         lx += 100.0;
     }
+    for (colour, label) in [("#f0f0f0", "White's share"), ("#3a3a3a", "Black's share")] {
+        let _ = writeln!(
+            s,
+            r##"<rect x="{lx:.1}" y="41" width="10" height="10" fill="{colour}" stroke="#000000"/><text x="{:.1}" y="50" font-size="12">{label}</text>"##,
+            lx + 14.0
+        );
+        lx += 120.0;
+    }
     s.push_str("</svg>\n");
     s
 }
@@ -205,7 +223,7 @@ mod tests {
         let raw =
             split_games("[White \"A & B\"]\n[Black \"?\"]\n[Date \"1858.??.??\"]\n1. e4 1-0\n");
         let game = build(&raw[0], 1).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(title(&game), "A & B \u{2013} Black, 1858.??.??, 1-0");
+        assert_eq!(title(&game), "A & B \u{2013} Black, 1858, 1-0");
         let svg = svg(&game, &[None]);
         assert!(svg.contains("A &amp; B"));
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));

@@ -99,6 +99,7 @@ mod tests {
             fullmove: 1,
             book,
             eval_after: None,
+            white_before: 0.5,
             white_expected: 0.5,
             judgement: (!book).then(|| Judgement {
                 decision,
