@@ -135,6 +135,31 @@ fn eval_of(node: &betacut::tools::annotate::game::Node) -> Option<Eval> {
 }
 
 #[test]
+fn a_forced_reply_is_searched_past_so_a_timed_run_sees_the_mate_behind_it() {
+    // The Opera Game's finish: 16.Qb8+ Nxb8 (Black's only move) 17.Rd8#. A timed search of
+    // the position after 16.Qb8+ stops after one iteration (one legal move), which sees a
+    // queen won, not the mate; annotate values it by the search after 16...Nxb8 instead.
+    let input = data("annotate/forced.pgn");
+    let out = annotate(&[
+        input.to_str().unwrap_or_default(),
+        "--movetime",
+        "100",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let pgn = text(&out.stdout);
+    let game = &read_back(&pgn)[0];
+    let sacrifice = node(game, "Qb8+");
+    assert_eq!(eval_of(sacrifice), Some(Eval::Mate(1)), "{pgn}");
+    assert!(
+        !sacrifice.nags.iter().any(|n| [2, 4, 6].contains(n)),
+        "{pgn}"
+    );
+    assert_eq!(eval_of(node(game, "Nxb8")), Some(Eval::Mate(1)), "{pgn}");
+}
+
+#[test]
 fn a_node_budget_gives_the_same_output_every_time() {
     let first = annotated("blunders.pgn", &["--threads", "2"]);
     let second = annotated("blunders.pgn", &[]);

@@ -7,6 +7,7 @@ use super::game::Game;
 use super::judge::{centipawn_loss, expected_score, table_expected_score, Decision, Verdict};
 use crate::board::{Color, Move, Position};
 use crate::book::Book;
+use crate::search::score::is_decisive;
 use crate::search::tablebases::TbSettings;
 use crate::search::wdl::material;
 use crate::search::{SearchControl, SearchLimits, Searcher};
@@ -157,12 +158,40 @@ impl Analyser {
         let first = self.first_ply(&positions);
         let book = self.book_plies(&positions, &moves, first);
         self.searcher.clear();
-        let mut searched = Vec::with_capacity(positions.len());
+        // A position with a single legal move is valued by the search of the position after
+        // that move (a timed search stops after its first iteration when there is nothing to
+        // choose, too shallow to see, say, the mate that follows a forced recapture).
+        let mut found: Vec<Option<Searched>> = Vec::with_capacity(positions.len());
         for (i, pos) in positions.iter().enumerate().skip(first) {
+            let legal = pos.legal_moves();
             let judged = i < moves.len() && !book[i] && self.sides.judges(pos.side_to_move());
-            searched.push(self.search(pos, if judged { 2 } else { 1 }));
-            progress(searched.len(), pos.fullmove_number());
+            found.push(match legal.as_slice() {
+                [_] if i + 1 < positions.len() => None,
+                &[forced] => {
+                    let mut child = pos.clone();
+                    child.make_move(forced);
+                    Some(forced_move(forced, &self.search(&child, 1)))
+                }
+                _ => Some(self.search(pos, if judged { 2 } else { 1 })),
+            });
+            progress(found.len(), pos.fullmove_number());
         }
+        let mut searched: Vec<Searched> = Vec::with_capacity(found.len());
+        for (k, entry) in found.into_iter().enumerate().rev() {
+            searched.push(match entry {
+                Some(done) => done,
+                None => match searched.last() {
+                    Some(next) => forced_move(moves[first + k], next),
+                    None => Searched {
+                        score: 0,
+                        best: Move::NONE,
+                        second: None,
+                        pv: Vec::new(),
+                    },
+                },
+            });
+        }
+        searched.reverse();
         let mut reports = vec![None; moves.len()];
         for i in first..moves.len() {
             let (before, after) = (&searched[i - first], &searched[i + 1 - first]);
@@ -310,6 +339,26 @@ impl Analyser {
             other,
             played_is_best: played_score >= best,
         })
+    }
+}
+
+/// The search outcome of a position whose only legal move is `forced`, from the outcome of
+/// the position after it: the score negated, a mate or tablebase result one ply further.
+fn forced_move(forced: Move, after: &Searched) -> Searched {
+    let score = -after.score;
+    let score = if is_decisive(score) {
+        score - score.signum()
+    } else {
+        score
+    };
+    let mut pv = Vec::with_capacity(after.pv.len() + 1);
+    pv.push(forced);
+    pv.extend_from_slice(&after.pv);
+    Searched {
+        score,
+        best: forced,
+        second: None,
+        pv,
     }
 }
 
