@@ -184,6 +184,24 @@ fn fifty_move_rule_and_insufficient_material_are_draws() {
 }
 
 #[test]
+fn the_fifty_move_damping_can_be_turned_off_for_data_generation() {
+    // A rook up, 80 plies without capture or pawn move: the search draws the score towards
+    // zero as the count grows, unless data generation turns that off.
+    let pos = position("8/8/4k3/8/8/3K4/8/R7 w - - 80 120");
+    let mut damped = Searcher::new(4);
+    let mut undamped = Searcher::new(4);
+    undamped.set_fifty_move_damping(false);
+    let control = SearchControl::new(false);
+    let limits = SearchLimits::depth(5);
+    let damped = damped.search(&pos, &limits, &control, &mut |_| {}).score;
+    let undamped = undamped.search(&pos, &limits, &control, &mut |_| {}).score;
+    assert!(
+        0 < damped && damped < undamped,
+        "damped {damped}, undamped {undamped}"
+    );
+}
+
+#[test]
 fn every_reported_principal_variation_is_legal() {
     let fens = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

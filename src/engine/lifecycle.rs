@@ -250,6 +250,7 @@ impl Engine {
             nodes: 0,
             pv,
             lines: vec![(choice.mv, 0)],
+            exact: false,
         })
     }
 

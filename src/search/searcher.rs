@@ -84,6 +84,10 @@ pub struct SearchResult {
     /// The root move and score of every line of the last iteration whose lines were all
     /// completed, best first (more than one with MultiPV).
     pub lines: Vec<(Move, i32)>,
+    /// The score is exact: it comes from a completed iteration (or a root move searched
+    /// inside its window before the search stopped), not from an interrupted fail high, which
+    /// only bounds the score from below.
+    pub exact: bool,
 }
 
 impl SearchResult {
@@ -97,6 +101,7 @@ impl SearchResult {
             nodes: 0,
             pv: Vec::new(),
             lines: Vec::new(),
+            exact: true,
         }
     }
 }
@@ -117,6 +122,8 @@ pub struct Searcher {
     /// Syzygy tables and their settings (none: no probing at all).
     tablebases: Option<Arc<Tablebases>>,
     tb_settings: TbSettings,
+    /// See [`Searcher::set_fifty_move_damping`].
+    fifty_move_damping: bool,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -143,6 +150,7 @@ impl Searcher {
             network: None,
             tablebases: None,
             tb_settings: TbSettings::default(),
+            fifty_move_damping: true,
         }
     }
 
@@ -181,6 +189,7 @@ impl Searcher {
             let id = self.workers.len();
             let mut worker = Worker::new(id);
             worker.evaluator.set_network(self.network.clone());
+            worker.fifty_move_damping = self.fifty_move_damping;
             self.workers.push(worker);
         }
     }
@@ -197,6 +206,16 @@ impl Searcher {
     /// The network in use, if any.
     pub fn network(&self) -> Option<&Arc<Network>> {
         self.network.as_ref()
+    }
+
+    /// Whether static evaluations are drawn towards a draw as the fifty-move count grows
+    /// (on by default). Data generation turns it off: the network it trains does not see the
+    /// count, so its labels must not depend on it.
+    pub fn set_fifty_move_damping(&mut self, enabled: bool) {
+        self.fifty_move_damping = enabled;
+        for worker in &mut self.workers {
+            worker.fifty_move_damping = enabled;
+        }
     }
 
     /// Number of search threads.
@@ -359,6 +378,7 @@ impl Searcher {
             nodes,
             pv: completed.pv,
             lines: self.workers[0].lines.clone(),
+            exact: completed.exact,
         }
     }
 

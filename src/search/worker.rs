@@ -71,6 +71,9 @@ pub(crate) struct Iteration {
     pub depth: u32,
     pub score: i32,
     pub pv: Vec<Move>,
+    /// The score is exact: the iteration completed, or its best root move so far was searched
+    /// inside the aspiration window (an interrupted fail high is only a lower bound).
+    pub exact: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -128,6 +131,10 @@ pub(crate) struct Worker {
     /// The stop conditions are polled when `nodes & check_mask == 0`.
     check_mask: u64,
     reductions: Box<[[i32; 64]; 64]>,
+    /// Whether static evaluations are drawn towards zero as the fifty-move count grows (see
+    /// [`Worker::corrected`]); data generation turns it off so that its labels are scores the
+    /// network, which does not see the count, can learn.
+    pub fifty_move_damping: bool,
 }
 
 /// How often to poll the stop conditions: every [`CHECK_INTERVAL`] nodes, or for a small node
@@ -187,6 +194,7 @@ impl Worker {
             iteration_depth: 0,
             check_mask: CHECK_INTERVAL - 1,
             reductions: reduction_table(),
+            fifty_move_damping: true,
         }
     }
 
@@ -307,6 +315,7 @@ impl Worker {
                         depth,
                         score: line_score,
                         pv,
+                        exact: true,
                     });
                     continue;
                 }
@@ -318,7 +327,12 @@ impl Worker {
                 } else {
                     stable_iterations = 0;
                 }
-                let iteration = Iteration { depth, score, pv };
+                let iteration = Iteration {
+                    depth,
+                    score,
+                    pv,
+                    exact: true,
+                };
                 if lines_wanted == 1 {
                     self.report_line(sh, &iteration, 0, Bound::Exact);
                 }
@@ -386,6 +400,7 @@ impl Worker {
             depth: self.iteration_depth,
             score,
             pv,
+            exact: false,
         };
         self.report_line(sh, &line, pv_index, bound);
     }
@@ -517,7 +532,11 @@ impl Worker {
     #[inline]
     fn corrected(&self, raw: i32) -> i32 {
         let bound = score::TB_WIN_BOUND - 1;
-        let fifty = self.pos.halfmove_clock().min(100) as i32;
+        let fifty = if self.fifty_move_damping {
+            self.pos.halfmove_clock().min(100) as i32
+        } else {
+            0
+        };
         let scaled = raw * (200 - fifty) / 200;
         (scaled + self.correction.correction(&self.pos)).clamp(-bound, bound)
     }
@@ -1001,6 +1020,7 @@ impl Worker {
                             depth: self.iteration_depth,
                             score,
                             pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                            exact: score < beta,
                         });
                     }
                     if score >= beta {

@@ -32,14 +32,19 @@ pub const USAGE: &str = "usage:
                                            run a bm/am test suite, print solved/total
                                            (--verbose: every iteration of every search)
   betacut datagen <out> [--text] [--games N] [--first-game K] [--nodes N] [--soft-nodes N]
-                  [--depth N] [--seed S] [--threads N] [--hash MB] [--random-plies N]
-                  [--openings FILE] [--net FILE|--hce]
+                  [--depth N] [--seed S] [--threads N] [--hash MB] [--random-plies N[-M]]
+                  [--opening-limit CP] [--exact-only] [--undamped] [--openings FILE]
+                  [--net FILE|--hce]
                                            self-play data, games K..K+N in game order: 32-byte
                                            records with score and result (for `train`), or with
                                            --text (implied by an output name ending in .txt)
                                            `FEN | result` lines for `tune`; --soft-nodes: each
                                            move ends on the first iteration past N nodes, under
-                                           a hard cap of --nodes (default 5N)
+                                           a hard cap of --nodes (default 5N); N-M random
+                                           plies (drawn per game); --opening-limit: drop a
+                                           game whose first search is beyond CP;
+                                           --exact-only: no fail-high bounds as labels;
+                                           --undamped: no fifty-move damping of the labels
   (bench, epd, datagen: the built-in evaluation unless --net FILE names a network or --hce
    asks for the hand-crafted evaluation)
   betacut datagen-text <in.bin> [--limit N]
@@ -339,6 +344,10 @@ fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     let defaults = datagen::DatagenConfig::default();
+    let (random_plies, random_plies_max) = match flag::<String>(args, "--random-plies")? {
+        None => (defaults.random_plies, defaults.random_plies_max),
+        Some(text) => parse_ply_range(&text)?,
+    };
     let config = datagen::DatagenConfig {
         games: flag(args, "--games")?.unwrap_or(defaults.games),
         first_game: flag(args, "--first-game")?.unwrap_or(0),
@@ -352,7 +361,11 @@ fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
         },
         soft_nodes,
         depth,
-        random_plies: flag(args, "--random-plies")?.unwrap_or(defaults.random_plies),
+        random_plies,
+        random_plies_max,
+        opening_limit: flag(args, "--opening-limit")?,
+        exact_only: args.iter().any(|a| a == "--exact-only"),
+        undamped: args.iter().any(|a| a == "--undamped"),
         seed: flag(args, "--seed")?.unwrap_or(defaults.seed),
         threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
         hash_mb: flag(args, "--hash")?.unwrap_or(defaults.hash_mb),
@@ -394,6 +407,18 @@ fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
         }
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `N` or `N-M` (N <= M): the random plies of a datagen opening.
+fn parse_ply_range(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--random-plies {text}: expected N or N-M with N <= M");
+    let (low, high) = text.split_once('-').unwrap_or((text, text));
+    let low: usize = low.trim().parse().map_err(|_| bad())?;
+    let high: usize = high.trim().parse().map_err(|_| bad())?;
+    if low > high {
+        return Err(bad());
+    }
+    Ok((low, high))
 }
 
 fn run_datagen_text(args: &[String]) -> Result<ExitCode, String> {
@@ -516,4 +541,18 @@ fn run_probe(args: &[String]) -> Result<ExitCode, String> {
     } else {
         ExitCode::from(1)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_ply_range;
+
+    #[test]
+    fn random_plies_are_a_number_or_a_rising_range() {
+        assert_eq!(parse_ply_range("8"), Ok((8, 8)));
+        assert_eq!(parse_ply_range("8-9"), Ok((8, 9)));
+        assert!(parse_ply_range("9-8").is_err());
+        assert!(parse_ply_range("8-").is_err());
+        assert!(parse_ply_range("eight").is_err());
+    }
 }

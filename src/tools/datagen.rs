@@ -9,6 +9,11 @@
 //! of threads, so a run can be split into ranges of games (`first_game`) whose outputs
 //! concatenate into the output of one run. Games are written in game order.
 //!
+//! Options for better data: a range of random plies (`random_plies..=random_plies_max`), a
+//! limit on the first search's score beyond which the game is dropped, keeping only exact
+//! scores, and searching without the fifty-move damping of the evaluation (see
+//! [`DatagenConfig`]).
+//!
 //! A position is kept if it is not in check, the move the search chose is not a capture or
 //! queen promotion and its score is below 2000 cp (so no mate scores). The binary data also
 //! leaves out positions whose chosen move is an underpromotion (any promotion is noisy); the
@@ -44,8 +49,21 @@ pub struct DatagenConfig {
     pub soft_nodes: Option<u64>,
     /// Depth limit per move (`None`: no depth limit).
     pub depth: Option<u32>,
-    /// Random plies played after the opening position.
+    /// Random plies played after the opening position (at least; see `random_plies_max`).
     pub random_plies: usize,
+    /// Most random plies: each game draws its number from `random_plies..=random_plies_max`
+    /// (so both sides get the first searched move); a number not above `random_plies` (the
+    /// default, 0) plays exactly `random_plies`.
+    pub random_plies_max: usize,
+    /// A game whose first search scores beyond this (centipawns, either side) is dropped: a
+    /// random opening that is already lost teaches little (`None`: every game is played).
+    pub opening_limit: Option<i32>,
+    /// Keep only positions whose score is exact (a completed iteration), never the lower bound
+    /// of a fail high that the node cap interrupted.
+    pub exact_only: bool,
+    /// Search without drawing evaluations towards zero as the fifty-move count grows, so the
+    /// recorded scores do not depend on a count the network never sees.
+    pub undamped: bool,
     /// Seed of the random openings.
     pub seed: u64,
     /// Games played in parallel.
@@ -67,6 +85,10 @@ impl Default for DatagenConfig {
             soft_nodes: None,
             depth: None,
             random_plies: 8,
+            random_plies_max: 0,
+            opening_limit: None,
+            exact_only: false,
+            undamped: false,
             seed: 1,
             threads: 1,
             hash_mb: 16,
@@ -103,6 +125,8 @@ pub struct PlayedGame {
     pub samples: Vec<Sample>,
     /// The result from White's view.
     pub result: GameResult,
+    /// Random plies played before the first search.
+    pub opening_plies: usize,
 }
 
 impl PlayedGame {
@@ -110,6 +134,7 @@ impl PlayedGame {
         PlayedGame {
             samples: Vec::new(),
             result: GameResult::Draw,
+            opening_plies: 0,
         }
     }
 
@@ -149,7 +174,14 @@ pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) 
         }
     };
     let mut pos = start;
-    for _ in 0..config.random_plies {
+    // A range is drawn from the game's generator only when there is one, so the games of a
+    // fixed number of plies are those of earlier versions.
+    let plies = if config.random_plies_max > config.random_plies {
+        rng.gen_range(config.random_plies..=config.random_plies_max)
+    } else {
+        config.random_plies
+    };
+    for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return PlayedGame::empty();
@@ -162,6 +194,8 @@ pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) 
     }
     pos.clear_history();
     searcher.clear();
+    searcher.set_fifty_move_damping(!config.undamped);
+    let start_ply = pos.game_ply();
 
     let limits = SearchLimits {
         nodes: config.nodes,
@@ -194,6 +228,14 @@ pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) 
             break 0.5;
         }
         let white_view = result.score * pos.side_to_move().sign();
+        // The first search is the opening's verification: a lopsided opening is dropped.
+        if pos.game_ply() == start_ply
+            && config
+                .opening_limit
+                .is_some_and(|limit| white_view.abs() > limit)
+        {
+            return PlayedGame::empty();
+        }
         // Adjudication: a clear advantage kept for 8 plies wins; a dead level game is drawn.
         if white_view.abs() >= 1000 {
             decisive_plies += 1;
@@ -214,6 +256,7 @@ pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) 
         if !pos.in_check()
             && !is_noisy(&pos, result.best_move)
             && white_view.abs() < MAX_RECORDED_SCORE
+            && (result.exact || !config.exact_only)
         {
             samples.push(Sample {
                 fen: pos.to_fen(),
@@ -226,6 +269,7 @@ pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) 
     PlayedGame {
         samples,
         result: GameResult::from_white_score(white_score),
+        opening_plies: plies,
     }
 }
 
@@ -330,6 +374,89 @@ mod tests {
         assert_eq!(a, b, "same seed, same data, whatever the threads");
         let (hard_only, _) = run(&config(2, 1), DataFormat::Binary);
         assert_ne!(a, hard_only, "the soft budget reaches the searches");
+    }
+
+    fn fens(game: &PlayedGame) -> Vec<String> {
+        game.samples.iter().map(|s| s.fen.clone()).collect()
+    }
+
+    #[test]
+    fn a_range_of_random_plies_gives_both_sides_the_first_search() {
+        let mut searcher = Searcher::new(2);
+        let fixed = config(1, 1);
+        let range = DatagenConfig {
+            random_plies_max: 9,
+            ..config(1, 1)
+        };
+        let mut counts = [0usize; 2];
+        for index in 0..12 {
+            let game = play_game(index, &fixed, &mut searcher);
+            assert!(game.samples.is_empty() || game.opening_plies == 6);
+            let game = play_game(index, &range, &mut searcher);
+            if !game.samples.is_empty() {
+                assert!((6..=9).contains(&game.opening_plies));
+                counts[game.opening_plies % 2] += 1;
+            }
+        }
+        assert!(
+            counts[0] > 0 && counts[1] > 0,
+            "odd and even openings: {counts:?}"
+        );
+    }
+
+    #[test]
+    fn the_opening_limit_drops_lopsided_games_and_keeps_the_rest_as_they_were() {
+        let mut searcher = Searcher::new(2);
+        let all = config(1, 1);
+        let limited = DatagenConfig {
+            opening_limit: Some(40),
+            ..config(1, 1)
+        };
+        let mut dropped = 0;
+        for index in 0..12 {
+            let full = play_game(index, &all, &mut searcher);
+            let kept = play_game(index, &limited, &mut searcher);
+            if kept.samples.is_empty() {
+                dropped += usize::from(!full.samples.is_empty());
+            } else {
+                assert_eq!(fens(&kept), fens(&full), "game {index} is the same game");
+            }
+        }
+        assert!(
+            dropped > 0,
+            "six random plies give some opening beyond 40 cp"
+        );
+    }
+
+    #[test]
+    fn exact_only_keeps_a_subset_of_the_same_games_positions() {
+        let mut searcher = Searcher::new(2);
+        // A hard cap close to the soft budget interrupts many iterations.
+        let base = DatagenConfig {
+            soft_nodes: Some(300),
+            nodes: Some(420),
+            ..config(1, 1)
+        };
+        let exact = DatagenConfig {
+            exact_only: true,
+            ..base.clone()
+        };
+        let (mut all_count, mut exact_count) = (0, 0);
+        for index in 0..4 {
+            let all = fens(&play_game(index, &base, &mut searcher));
+            let kept = fens(&play_game(index, &exact, &mut searcher));
+            let mut rest = all.iter();
+            for fen in &kept {
+                assert!(
+                    rest.any(|f| f == fen),
+                    "{fen} is a position of the same game"
+                );
+            }
+            all_count += all.len();
+            exact_count += kept.len();
+        }
+        assert!(exact_count < all_count, "{exact_count} of {all_count}");
+        assert!(exact_count > all_count / 2, "{exact_count} of {all_count}");
     }
 
     #[test]
