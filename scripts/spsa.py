@@ -20,10 +20,13 @@ openings' seed of iteration k depend only on --seed and k, so a run is reproduci
 
 Example (about 4 games a minute per core at 2+0.02):
     cargo build --release --features tune --target-dir target/tune
-    scripts/spsa.py --engine target/tune/release/betacut --state ~/runs/spsa/state.json \\
-        --iterations 400 --pairs 8 --tc 2+0.02 --concurrency 2 --seed 55
+    scripts/spsa.py --engine target/tune/release/betacut --state tuning/spsa-state.json \\
+        --iterations 400 --pairs 8 --tc 2+0.02 --concurrency 2 --seed 55 --commit-every 10
 
-    scripts/spsa.py --state ~/runs/spsa/state.json --report   # values so far, as options
+    scripts/spsa.py --state tuning/spsa-state.json --report   # values so far, as options
+
+With --commit-every K the state file, kept in the repository (a few kilobytes), is committed
+after every K iterations: a run lost with its machine resumes from the last commit.
     scripts/spsa.py --self-test                               # the update on a known optimum
 """
 
@@ -192,6 +195,9 @@ def main():
                     else sys.executable)
     ap.add_argument("--params", help="comma-separated subset of the tunables (default: all)")
     ap.add_argument("--r-end", type=float, default=0.002)
+    ap.add_argument("--commit-every", type=int, default=0, metavar="K",
+                    help="commit the state file to git after every K iterations and at the end "
+                         "(the file must be inside the repository; 0: never)")
     ap.add_argument("--report", action="store_true", help="print the state and exit")
     ap.add_argument("--self-test", action="store_true")
     args = ap.parse_args()
@@ -246,8 +252,26 @@ def main():
         shown = " ".join(f"{n}={v:.1f}" for n, v in theta.items())
         print(f"iteration {k + 1}/{state['iterations']}: +{w} ={d} -{l}"
               f"{f' BUGS {bugs}' if bugs else ''} | {shown}", flush=True)
+        if args.commit_every and (state["k"] % args.commit_every == 0
+                                  or state["k"] == state["iterations"]):
+            commit_state(args.state, state)
     report(state)
     return 0
+
+
+def commit_state(path, state):
+    """Commits the state file alone (other staged or changed files are left as they are), so
+    a run survives the machine: a new one resumes from the repository's copy."""
+    games = sum(sum(it["wdl"]) for it in state["history"])
+    message = (f"spsa: state after iteration {state['k']} of {state['iterations']} "
+               f"({games} games, seed {state['seed']}, tc {state['tc']})")
+    where = os.path.dirname(os.path.abspath(path))
+    subprocess.run(["git", "add", "--", os.path.abspath(path)], cwd=where, check=False)
+    done = subprocess.run(["git", "commit", "--quiet", "-m", message, "--",
+                           os.path.abspath(path)], cwd=where, check=False)
+    if done.returncode != 0:
+        print(f"note: could not commit {path} (git exit {done.returncode}); the run goes on",
+              flush=True)
 
 
 if __name__ == "__main__":
