@@ -58,12 +58,14 @@ pub const USAGE: &str = "usage:
                   [--batch N] [--lr X] [--lr-decay X | --lr-end X] [--wdl X] [--scale CP]
                   [--threads N] [--seed S]
                   [--validation N | --validation-data FILE] [--checkpoint DIR]
-                  [--resume FILE | --init NET]
+                  [--resume FILE | --init NET] [--mirror] [--min-ply N]
                                            train a network on binary datagen files (--init:
                                            from a net's weights, e.g. to fine-tune a shipped one;
                                            --validation-data: held-out games, not a random share;
                                            --output-buckets with --init copies a one-bucket
-                                           net's output layer into each bucket)
+                                           net's output layer into each bucket; --mirror:
+                                           files flipped on a seeded half of the samples;
+                                           --min-ply: no positions before ply N)
   betacut book make <games.pgn> <out.bin> [--plies N] [--min-games N]
                                            make a Polyglot book from PGN games (defaults: 24
                                            plies, moves seen in at least 3 games)

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 17] = [
+const VALUE_FLAGS: [&str; 18] = [
     "--out",
     "--hidden",
     "--output-buckets",
@@ -29,7 +29,11 @@ const VALUE_FLAGS: [&str; 17] = [
     "--checkpoint",
     "--resume",
     "--init",
+    "--min-ply",
 ];
+
+/// Flags of `train` that take no value.
+const SWITCHES: [&str; 1] = ["--mirror"];
 
 /// The data files: every argument that is neither a flag nor a flag's value.
 fn data_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
@@ -37,7 +41,9 @@ fn data_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
-        if arg.starts_with("--") {
+        if SWITCHES.contains(&arg.as_str()) {
+            i += 1;
+        } else if arg.starts_with("--") {
             if !VALUE_FLAGS.contains(&arg.as_str()) {
                 return Err(format!("unknown train option {arg:?}"));
             }
@@ -153,6 +159,8 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         seed: flag(args, "--seed")?.unwrap_or(defaults.seed),
         validation: Validation::Random(random_share),
         checkpoint_dir: flag(args, "--checkpoint")?,
+        mirror: args.iter().any(|a| a == "--mirror"),
+        min_ply: flag(args, "--min-ply")?.unwrap_or(defaults.min_ply),
     };
 
     let start = Instant::now();
@@ -175,7 +183,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     eprintln!(
         "train: {} positions from {} file(s) loaded in {:.1} s{}; hidden {}, output buckets {}, \
          epochs {}, batch {}, \
-         lr {} ({}), wdl {}, scale {}, {} thread(s), seed {}",
+         lr {} ({}), wdl {}, scale {}, {} thread(s), seed {}{}{}",
         data.len(),
         files.len(),
         start.elapsed().as_secs_f64(),
@@ -195,7 +203,13 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         config.wdl,
         config.scale,
         config.threads,
-        config.seed
+        config.seed,
+        if config.mirror { ", mirrored half" } else { "" },
+        if config.min_ply > 0 {
+            format!(", from ply {}", config.min_ply)
+        } else {
+            String::new()
+        }
     );
     match &resume {
         Some(c) if c.epochs_done > 0 => eprintln!("train: resuming after epoch {}", c.epochs_done),

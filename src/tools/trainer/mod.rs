@@ -112,6 +112,12 @@ pub struct TrainConfig {
     pub validation: Validation,
     /// Where to write a checkpoint and a quantised net after every epoch.
     pub checkpoint_dir: Option<PathBuf>,
+    /// Flip the board's files on a seeded half of the training samples of every epoch (the
+    /// records keep no castling rights, so a mirrored position is as true as the original).
+    pub mirror: bool,
+    /// Positions before this ply of their game (counted from the start position, from the
+    /// record's move number and side) are neither trained on nor held out; 0 keeps all.
+    pub min_ply: u32,
 }
 
 impl TrainConfig {
@@ -142,6 +148,8 @@ impl Default for TrainConfig {
             seed: 1,
             validation: Validation::Random(None),
             checkpoint_dir: None,
+            mirror: false,
+            min_ply: 0,
         }
     }
 }
@@ -208,8 +216,25 @@ struct ThreadState {
     scratch: Scratch,
 }
 
-/// Splits the positions into (training, validation) index lists, reproducibly.
-fn split(len: usize, config: &TrainConfig) -> (Vec<u32>, Vec<u32>) {
+/// The ply of a record's position in its game: from its full-move number and side to move.
+pub fn record_ply(record: &PackedRecord) -> u32 {
+    let fullmove = u32::from(u16::from_le_bytes([record[28], record[29]]));
+    2 * fullmove.saturating_sub(1) + u32::from(record[27] == 1)
+}
+
+/// Splits the positions into (training, validation) index lists, reproducibly, leaving out
+/// the positions before `config.min_ply`.
+fn split(data: &[PackedRecord], config: &TrainConfig) -> (Vec<u32>, Vec<u32>) {
+    let (mut training, mut validation) = split_all(data.len(), config);
+    if config.min_ply > 0 {
+        let late = |&i: &u32| record_ply(&data[i as usize]) >= config.min_ply;
+        training.retain(late);
+        validation.retain(late);
+    }
+    (training, validation)
+}
+
+fn split_all(len: usize, config: &TrainConfig) -> (Vec<u32>, Vec<u32>) {
     let held_out = match config.validation {
         Validation::Last(n) => {
             let n = n.min(len);
@@ -358,7 +383,7 @@ pub fn train(
             scratch: Scratch::new(layout.hidden),
         })
         .collect();
-    let (base, validation) = split(data.len(), config);
+    let (base, validation) = split(data, config);
     if base.is_empty() {
         return Err(TrainError::Config(
             "no training positions left beside the validation positions".into(),
@@ -380,8 +405,19 @@ pub fn train(
         ));
         let mut loss_sum = 0.0f64;
         let mut done = 0usize;
+        // Which samples are mirrored depends on the seed, the epoch and the sample alone.
+        let mirror_salt = config.mirror.then(|| {
+            (config.seed ^ 0x4D49_5252_4F52) ^ u64::from(epoch).wrapping_mul(0xD134_2543_DE82_EF95)
+        });
         for batch in order.chunks(config.batch) {
-            loss_sum += run_batch(&state.net, data, batch, config.target(), &mut workers);
+            loss_sum += run_batch(
+                &state.net,
+                data,
+                batch,
+                config.target(),
+                mirror_salt,
+                &mut workers,
+            );
             let (first, rest) = workers.split_at_mut(1);
             let grads = &mut first[0].grads;
             for other in rest.iter_mut() {
@@ -439,19 +475,34 @@ pub fn train(
     Ok(state)
 }
 
+/// Whether sample `index` is mirrored in the epoch of `salt` (about half of them are).
+#[inline]
+fn mirrored(salt: Option<u64>, index: u32) -> bool {
+    salt.is_some_and(|salt| {
+        let mut x = salt ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= x >> 31;
+        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x ^= x >> 29;
+        x & 1 == 1
+    })
+}
+
 /// Forward and backward passes of one batch, split over the workers; returns the summed loss.
+/// With `mirror_salt`, the samples [`mirrored`] says are decoded with their files flipped.
 fn run_batch(
     net: &FloatNetwork,
     data: &[PackedRecord],
     batch: &[u32],
     target: Target,
+    mirror_salt: Option<u64>,
     workers: &mut [ThreadState],
 ) -> f64 {
     let part = batch.len().div_ceil(workers.len());
     let work = |chunk: &[u32], worker: &mut ThreadState| -> f64 {
         let mut loss = 0.0f64;
         for &i in chunk {
-            let sample = Sample::decode(&data[i as usize], target);
+            let record = &data[i as usize];
+            let sample = Sample::decode_mirrored(record, target, mirrored(mirror_salt, i));
             loss += f64::from(net.backward(&sample, &mut worker.scratch, &mut worker.grads));
         }
         loss

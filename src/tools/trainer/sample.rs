@@ -55,6 +55,15 @@ impl Sample {
     /// made as `target` says.
     #[inline]
     pub fn decode(record: &PackedRecord, target: Target) -> Sample {
+        Sample::decode_mirrored(record, target, false)
+    }
+
+    /// As [`Sample::decode`], with the board's files flipped (a-file to h-file) when `mirror`
+    /// is set: the same position for the network, as records keep no castling rights, so a
+    /// seeded half of the samples mirrored doubles the positions the net sees.
+    #[inline]
+    pub fn decode_mirrored(record: &PackedRecord, target: Target, mirror: bool) -> Sample {
+        let flip = if mirror { 7 } else { 0 };
         let mut occupancy = u64::from_le_bytes([
             record[0], record[1], record[2], record[3], record[4], record[5], record[6], record[7],
         ]);
@@ -69,7 +78,7 @@ impl Sample {
         };
         let mut i = 0;
         while occupancy != 0 && i < MAX_ACTIVE {
-            let square = occupancy.trailing_zeros() as usize;
+            let square = occupancy.trailing_zeros() as usize ^ flip;
             occupancy &= occupancy - 1;
             let piece = usize::from((record[8 + i / 2] >> (4 * (i % 2))) & 15);
             sample.us[i] = raw_feature_index(stm, piece, square) as u16;
@@ -116,6 +125,38 @@ mod tests {
     use crate::board::{Color, Position};
     use crate::eval::nnue::features::active_features;
     use crate::tools::records::{DataRecord, GameResult};
+
+    #[test]
+    fn a_mirrored_record_decodes_as_the_position_with_its_files_flipped() {
+        // A position and its mirror image (files a..h become h..a), without castling rights.
+        let pos = Position::from_fen("r3k3/1P4p1/7q/3pP3/2N5/8/6B1/R3K3 b - - 3 30")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mirror = Position::from_fen("3k3r/1p4P1/q7/3Pp3/5N2/8/1B6/3K3R b - - 3 30")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let record = DataRecord::from_position(&pos, -250, GameResult::BlackWin).to_bytes();
+        let flipped = Sample::decode_mirrored(&record, Target::SCORE_ONLY, true);
+        let mut expected = [0u16; MAX_ACTIVE];
+        let n = active_features(&mirror, Color::Black, &mut expected);
+        let mut got = flipped.us().to_vec();
+        got.sort_unstable();
+        let mut want = expected[..n].to_vec();
+        want.sort_unstable();
+        assert_eq!(got, want);
+        let n = active_features(&mirror, Color::White, &mut expected);
+        let mut got = flipped.them().to_vec();
+        got.sort_unstable();
+        let mut want = expected[..n].to_vec();
+        want.sort_unstable();
+        assert_eq!(got, want);
+        // The label does not change, and unmirrored decoding is the plain one.
+        let plain = Sample::decode(&record, Target::SCORE_ONLY);
+        assert_eq!(flipped.target, plain.target);
+        assert_eq!(
+            Sample::decode_mirrored(&record, Target::SCORE_ONLY, false),
+            plain
+        );
+        assert_ne!(flipped.us(), plain.us());
+    }
 
     #[test]
     fn decoding_gives_the_positions_inputs_and_the_side_to_moves_target() {

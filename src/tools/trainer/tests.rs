@@ -62,6 +62,8 @@ fn config(hidden: usize, epochs: u32) -> TrainConfig {
         seed: 3,
         validation: Validation::Random(Some(300)),
         checkpoint_dir: None,
+        mirror: false,
+        min_ply: 0,
     }
 }
 
@@ -122,7 +124,7 @@ fn gradients_match_finite_differences() {
 fn training_lowers_the_loss_on_a_small_fixture() {
     let data = fixture(3000, 1);
     let config = config(32, 6);
-    let (train_idx, validation_idx) = split(data.len(), &config);
+    let (train_idx, validation_idx) = split(&data, &config);
     assert_eq!(validation_idx.len(), 300);
     let start = FloatNetwork::random(config.hidden, config.output_buckets, config.seed);
     let before_train = mean_loss(&start, &data, &train_idx, config.target(), 2);
@@ -269,7 +271,7 @@ fn a_held_out_tail_is_the_validation_set_and_never_trained_on() {
         validation: Validation::Last(250),
         ..config(32, 2)
     };
-    let (train_idx, validation_idx) = split(data.len(), &tail);
+    let (train_idx, validation_idx) = split(&data, &tail);
     assert_eq!(train_idx, (0..750).collect::<Vec<u32>>());
     assert_eq!(validation_idx, (750..1000).collect::<Vec<u32>>());
     // The random split of the same size mixes the two parts.
@@ -277,7 +279,7 @@ fn a_held_out_tail_is_the_validation_set_and_never_trained_on() {
         validation: Validation::Random(Some(250)),
         ..tail.clone()
     };
-    let (_, random_idx) = split(data.len(), &random);
+    let (_, random_idx) = split(&data, &random);
     assert_eq!(random_idx.len(), 250);
     assert!(random_idx.iter().any(|&i| i < 750));
     // Changing only the held-out positions changes the validation loss but not the training.
@@ -334,7 +336,7 @@ fn a_run_from_a_net_starts_at_its_loss_and_lowers_it() {
     };
     let first = train(&data, &one, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     let net = first.net.quantise().unwrap_or_else(|e| panic!("{e}"));
-    let (_, validation_idx) = split(data.len(), &four);
+    let (_, validation_idx) = split(&data, &four);
     let trained_loss = mean_loss(&first.net, &data, &validation_idx, four.target(), 2);
     let random = FloatNetwork::random(32, 1, four.seed);
     let random_loss = mean_loss(&random, &data, &validation_idx, four.target(), 2);
@@ -437,4 +439,77 @@ fn a_net_grown_into_output_buckets_starts_at_its_loss_and_the_buckets_then_diffe
     };
     assert!(used.len() >= 2, "the fixture uses buckets {used:?}");
     assert_ne!(bucket(used[0]), bucket(used[1]));
+}
+
+#[test]
+fn positions_before_the_minimum_ply_are_neither_trained_on_nor_held_out() {
+    let data = fixture(2000, 5);
+    let all = config(32, 1);
+    let late = TrainConfig {
+        min_ply: 20,
+        ..config(32, 1)
+    };
+    let (train_all, validation_all) = split(&data, &all);
+    let (train_late, validation_late) = split(&data, &late);
+    let is_late = |i: &u32| record_ply(&data[*i as usize]) >= 20;
+    assert!(train_late.iter().chain(&validation_late).all(is_late));
+    // Exactly the late positions of the plain split remain, on the same sides.
+    let expect_train: Vec<u32> = train_all.iter().copied().filter(is_late).collect();
+    let expect_validation: Vec<u32> = validation_all.iter().copied().filter(is_late).collect();
+    assert_eq!(train_late, expect_train);
+    assert_eq!(validation_late, expect_validation);
+    assert!(
+        train_late.len() < train_all.len(),
+        "the fixture has early positions"
+    );
+    // The ply is read from the move number and the side: 1. e4 is ply 0, 1... e5 ply 1.
+    let mut pos = Position::startpos();
+    let ply_of = |pos: &Position| {
+        record_ply(&DataRecord::from_position(pos, 0, GameResult::Draw).to_bytes())
+    };
+    assert_eq!(ply_of(&pos), 0);
+    for (n, text) in ["e2e4", "e7e5", "g1f3"].iter().enumerate() {
+        let mv = pos.parse_move(text).unwrap_or_else(|e| panic!("{e}"));
+        pos.make_move(mv);
+        assert_eq!(ply_of(&pos), n as u32 + 1);
+    }
+}
+
+#[test]
+fn mirroring_half_the_samples_trains_reproducibly_and_still_learns() {
+    let data = fixture(1500, 6);
+    let plain = TrainConfig {
+        validation: Validation::Random(Some(200)),
+        ..config(32, 3)
+    };
+    let mirror = TrainConfig {
+        mirror: true,
+        ..plain.clone()
+    };
+    let run = |config: &TrainConfig| {
+        train(&data, config, None, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{e}"))
+            .net
+    };
+    let a = run(&mirror);
+    let b = run(&mirror);
+    assert_eq!(
+        a.params, b.params,
+        "same seed, same mirrored samples, same net"
+    );
+    assert_ne!(
+        a.params,
+        run(&plain).params,
+        "the mirror reaches the samples"
+    );
+    let (_, validation) = split(&data, &mirror);
+    let start = FloatNetwork::random(32, 1, mirror.seed);
+    let before = mean_loss(&start, &data, &validation, mirror.target(), 2);
+    let after = mean_loss(&a, &data, &validation, mirror.target(), 2);
+    assert!(after < before, "validation loss {before} -> {after}");
+    // About half of the samples of an epoch are mirrored.
+    let salt = Some(12345);
+    let flipped = (0..10_000u32).filter(|&i| mirrored(salt, i)).count();
+    assert!((4_500..5_500).contains(&flipped), "{flipped} of 10000");
+    assert!((0..100u32).all(|i| !mirrored(None, i)));
 }
