@@ -44,7 +44,7 @@ for binary in "$new" "$base"; do
     [ -x "$binary" ] || { echo "sprt.sh: $binary is not an executable" >&2; exit 2; }
 done
 
-datagen_pids() { pgrep -f 'betacut[^ ]* datagen' || true; }
+datagen_pids() { pgrep -f '^[^ ]+ datagen ' || true; }
 if [ "$PAUSE_DATAGEN" = 1 ]; then
     paused=$(datagen_pids)
     if [ -n "$paused" ]; then
