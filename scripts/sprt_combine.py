@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One pentanomial SPRT over the games of several runs of the same two engines.
 
-    scripts/sprt_combine.py ELO0 ELO1 RUN.pgn [RUN.pgn ...] [--first NAME]
+    scripts/sprt_combine.py ELO0 ELO1 [RUN.pgn ...] [--first NAME] [--prior W D L P0 P1 P2 P3 P4]
 
 Each PGN is one run of match.py (scripts/sprt.sh writes OUT/NAME.pgn as the games finish), with
 its own --seed: runs played side by side on two cores, or one after another because a session
@@ -10,8 +10,10 @@ opening is played twice, colours swapped); the pairs of all runs are pooled, and
 the sequential test on the pooled pair counts, with match.py's own statistics (the pentanomial
 model, alpha = beta = 0.05). A pair with one game only (its second still playing when the run
 stopped) is left out. Prints W-D-L of the first engine (default `new`), the pair counts, the
-pentanomial Elo and the LLR with its bounds and decision. Exit 0 always; needs
-../shared/tools/match.py.
+pentanomial Elo and the LLR with its bounds and decision. --prior adds the counts of runs
+whose PGNs are gone (W D L and the five pair counts, as this script or match.py printed them and
+the docs recorded them), so an SPRT goes on from the docs on a new machine. Exit 0 always;
+needs ../shared/tools/match.py.
 """
 import argparse
 import math
@@ -44,15 +46,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("elo0", type=float)
     parser.add_argument("elo1", type=float)
-    parser.add_argument("pgns", nargs="+")
+    parser.add_argument("pgns", nargs="*")
+    parser.add_argument("--prior", nargs=8, type=int, default=[0] * 8,
+                        metavar=("W", "D", "L", "P0", "P1", "P2", "P3", "P4"))
     parser.add_argument("--first", default="new", help="the engine under test (default new)")
     parser.add_argument("--tools", default=os.path.join(HERE, "..", "..", "shared", "tools"))
     args = parser.parse_args()
     sys.path.insert(0, args.tools)
     from match import penta_stats, sprt_llr_penta  # the match's own statistics
 
-    wdl = [0, 0, 0]
-    counts = [0] * 5
+    wdl = list(args.prior[:3])
+    counts = list(args.prior[3:])
     unpaired = 0
     for path in args.pgns:
         by_opening = defaultdict(list)
@@ -74,7 +78,8 @@ def main() -> int:
     verdict = "H1 accepted" if llr >= bound else "H0 accepted" if llr <= -bound else "no decision"
     elo = (f"{stats['elo']:+.1f} +/- {stats['elo_error95']:.1f}"
            if stats and math.isfinite(stats.get("elo_error95", math.inf)) else "n/a")
-    print(f"{len(args.pgns)} run(s): {args.first} W {wdl[0]} D {wdl[1]} L {wdl[2]} "
+    prior = " and the --prior counts" if any(args.prior) else ""
+    print(f"{len(args.pgns)} run(s){prior}: {args.first} W {wdl[0]} D {wdl[1]} L {wdl[2]} "
           f"(n={sum(wdl)}); pairs (0, 0.5, 1, 1.5, 2 points): {counts} "
           f"({unpaired} unpaired game(s) left out); pentanomial Elo {elo}; "
           f"SPRT [{args.elo0:g}, {args.elo1:g}] LLR {llr:.2f} (bounds {-bound:.2f}, "
