@@ -234,7 +234,7 @@ impl<R: BufRead> PgnReader<R> {
 }
 
 /// Parses `[Name "value"]` at the start of `text`; returns the tag and what follows.
-fn parse_tag(text: &str) -> Option<(String, String, &str)> {
+pub(crate) fn parse_tag(text: &str) -> Option<(String, String, &str)> {
     let rest = text.strip_prefix('[')?.trim_start();
     let name_end = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

@@ -90,7 +90,7 @@ pub fn build(raw: &RawGame, number: usize) -> Result<Game, GameError> {
     let (main, termination) = build_line(&mut tokens, &start, None)?;
     let result = termination
         .or_else(|| tag("Result").map(str::to_string))
-        .filter(|r| super::reader::is_result(r))
+        .filter(|r| crate::book::pgn::is_result(r))
         .unwrap_or_else(|| "*".to_string());
     Ok(Game {
         number,

@@ -7,6 +7,7 @@
 //! games after it are still read.
 
 use super::GameError;
+use crate::book::pgn::{is_result, parse_tag};
 
 /// What a movetext token is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,11 +72,6 @@ pub fn suffix_nag(suffix: &str) -> Option<u8> {
         "?!" => Some(6),
         _ => None,
     }
-}
-
-/// True for the four results that end a movetext.
-pub fn is_result(token: &str) -> bool {
-    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 /// Splits `text` into games.
@@ -292,37 +288,6 @@ impl Splitter {
 fn looks_like_tag_line(text: &str) -> bool {
     let text = text.trim();
     text.starts_with('[') && parse_tag(text).is_some_and(|(_, _, rest)| rest.trim().is_empty())
-}
-
-/// Parses `[Name "value"]` at the start of `text`; returns the tag and what follows.
-fn parse_tag(text: &str) -> Option<(String, String, &str)> {
-    let rest = text.strip_prefix('[')?.trim_start();
-    let name_end = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(rest.len());
-    if name_end == 0 {
-        return None;
-    }
-    let name = rest[..name_end].to_string();
-    let rest = rest[name_end..].trim_start().strip_prefix('"')?;
-    let mut value = String::new();
-    let mut escaped = false;
-    let mut close = None;
-    for (i, c) in rest.char_indices() {
-        if escaped {
-            value.push(c);
-            escaped = false;
-        } else if c == '\\' {
-            escaped = true;
-        } else if c == '"' {
-            close = Some(i);
-            break;
-        } else {
-            value.push(c);
-        }
-    }
-    let rest = rest[close? + 1..].trim_start().strip_prefix(']')?;
-    Some((name, value, rest))
 }
 
 #[cfg(test)]

@@ -135,19 +135,16 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let record = DataRecord::from_position(&pos, -250, GameResult::BlackWin).to_bytes();
         let flipped = Sample::decode_mirrored(&record, Target::SCORE_ONLY, true);
+        let sorted = |inputs: &[u16]| {
+            let mut inputs = inputs.to_vec();
+            inputs.sort_unstable();
+            inputs
+        };
         let mut expected = [0u16; MAX_ACTIVE];
         let n = active_features(&mirror, Color::Black, &mut expected);
-        let mut got = flipped.us().to_vec();
-        got.sort_unstable();
-        let mut want = expected[..n].to_vec();
-        want.sort_unstable();
-        assert_eq!(got, want);
+        assert_eq!(sorted(flipped.us()), sorted(&expected[..n]));
         let n = active_features(&mirror, Color::White, &mut expected);
-        let mut got = flipped.them().to_vec();
-        got.sort_unstable();
-        let mut want = expected[..n].to_vec();
-        want.sort_unstable();
-        assert_eq!(got, want);
+        assert_eq!(sorted(flipped.them()), sorted(&expected[..n]));
         // The label does not change, and unmirrored decoding is the plain one.
         let plain = Sample::decode(&record, Target::SCORE_ONLY);
         assert_eq!(flipped.target, plain.target);
