@@ -51,7 +51,7 @@ def main() -> int:
                         metavar=("W", "D", "L", "P0", "P1", "P2", "P3", "P4"))
     parser.add_argument("--first", default="new", help="the engine under test (default new)")
     parser.add_argument("--tools", default=os.path.join(HERE, "..", "..", "shared", "tools"))
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     sys.path.insert(0, args.tools)
     from match import penta_stats, sprt_llr_penta  # the match's own statistics
 
