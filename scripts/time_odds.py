@@ -39,6 +39,12 @@ def scaled_tc(tc: str, share: fractions.Fraction) -> str:
     return text
 
 
+def stem_of(out: str, share: fractions.Fraction) -> str:
+    """OUT/share-K (or share-KxN for a share N/K): where one share's match files go."""
+    suffix = f"x{share.numerator}" if share.numerator != 1 else ""
+    return os.path.join(out, f"share-{share.denominator}{suffix}")
+
+
 def datagen_pids():
     """Every running `<binary> datagen ...` (as scripts/sprt.sh finds them)."""
     found = subprocess.run(["pgrep", "-f", "^[^ ]+ datagen "], capture_output=True, text=True)
@@ -92,8 +98,7 @@ def main() -> int:
         os.kill(pid, signal.SIGSTOP)
     try:
         for share in shares:
-            stem = os.path.join(args.out, f"share-{share.denominator}"
-                                + (f"x{share.numerator}" if share.numerator != 1 else ""))
+            stem = stem_of(args.out, share)
             if os.path.exists(stem + ".json"):
                 continue
             command = [args.python, os.path.join(args.tools, "match.py"),
@@ -120,8 +125,7 @@ def main() -> int:
     print("| share | opponent's time | Betacut W-D-L | score | Elo | faults (Betacut) |")
     print("| --- | --- | --- | --- | --- | --- |")
     for share in shares:
-        stem = os.path.join(args.out, f"share-{share.denominator}"
-                            + (f"x{share.numerator}" if share.numerator != 1 else ""))
+        stem = stem_of(args.out, share)
         with open(stem + ".json") as f:
             summary = json.load(f)
         pairing = summary["pairings"][name]
