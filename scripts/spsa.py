@@ -25,6 +25,7 @@ Example (about 4 games a minute per core at 2+0.02):
 
     scripts/spsa.py --state tuning/spsa-state.json --report   # values so far, as options
 
+Running data generation (`betacut datagen`) is paused while the games are played.
 With --commit-every K the state file, kept in the repository (a few kilobytes), is committed
 after every K iterations: a run lost with its machine resumes from the last commit.
     scripts/spsa.py --self-test                               # the update on a known optimum
@@ -35,6 +36,7 @@ import json
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -120,6 +122,12 @@ def play(args, plus, minus, k):
     pairing = result["pairings"]["minus"]
     bugs = sum(n for engine in result["bugs"].values() for n in engine.values())
     return pairing["w"], pairing["d"], pairing["l"], bugs
+
+
+def datagen_pids():
+    """Every running `<binary> datagen ...` (as scripts/sprt.sh finds them)."""
+    found = subprocess.run(["pgrep", "-f", "^[^ ]+ datagen "], capture_output=True, text=True)
+    return [int(p) for p in found.stdout.split()]
 
 
 def load_state(path):
@@ -233,6 +241,26 @@ def main():
     schedule = Schedule(state["iterations"], r_end=state["r_end"])
     args.seed, args.pairs, args.tc = state["seed"], state["pairs"], state["tc"]
 
+    # The games are timed: data generation waits (SIGSTOP) until the run ends, however it ends.
+    paused = datagen_pids()
+    for pid in paused:
+        os.kill(pid, signal.SIGSTOP)
+    if paused:
+        print(f"paused data generation (pids {' '.join(map(str, paused))})", flush=True)
+    try:
+        iterate(args, state, table, schedule)
+    finally:
+        for pid in paused:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+    report(state)
+    return 0
+
+
+def iterate(args, state, table, schedule):
+    """Plays the iterations left, saving (and with --commit-every committing) the state."""
     while state["k"] < state["iterations"]:
         k = state["k"]
         theta = state["theta"]
@@ -255,8 +283,6 @@ def main():
         if args.commit_every and (state["k"] % args.commit_every == 0
                                   or state["k"] == state["iterations"]):
             commit_state(args.state, state)
-    report(state)
-    return 0
 
 
 def commit_state(path, state):
