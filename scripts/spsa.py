@@ -36,10 +36,11 @@ import json
 import math
 import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
+
+from datagen_pause import datagen_paused
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
@@ -122,12 +123,6 @@ def play(args, plus, minus, k):
     pairing = result["pairings"]["minus"]
     bugs = sum(n for engine in result["bugs"].values() for n in engine.values())
     return pairing["w"], pairing["d"], pairing["l"], bugs
-
-
-def datagen_pids():
-    """Every running `<binary> datagen ...` (as scripts/sprt.sh finds them)."""
-    found = subprocess.run(["pgrep", "-f", "^[^ ]+ datagen "], capture_output=True, text=True)
-    return [int(p) for p in found.stdout.split()]
 
 
 def load_state(path):
@@ -241,20 +236,9 @@ def main():
     schedule = Schedule(state["iterations"], r_end=state["r_end"])
     args.seed, args.pairs, args.tc = state["seed"], state["pairs"], state["tc"]
 
-    # The games are timed: data generation waits (SIGSTOP) until the run ends, however it ends.
-    paused = datagen_pids()
-    for pid in paused:
-        os.kill(pid, signal.SIGSTOP)
-    if paused:
-        print(f"paused data generation (pids {' '.join(map(str, paused))})", flush=True)
-    try:
+    # The games are timed: data generation waits until the run ends, however it ends.
+    with datagen_paused():
         iterate(args, state, table, schedule)
-    finally:
-        for pid in paused:
-            try:
-                os.kill(pid, signal.SIGCONT)
-            except ProcessLookupError:
-                pass
     report(state)
     return 0
 

@@ -21,9 +21,10 @@ import fractions
 import json
 import math
 import os
-import signal
 import subprocess
 import sys
+
+from datagen_pause import datagen_paused
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -43,12 +44,6 @@ def stem_of(out: str, share: fractions.Fraction) -> str:
     """OUT/share-K (or share-KxN for a share N/K): where one share's match files go."""
     suffix = f"x{share.numerator}" if share.numerator != 1 else ""
     return os.path.join(out, f"share-{share.denominator}{suffix}")
-
-
-def datagen_pids():
-    """Every running `<binary> datagen ...` (as scripts/sprt.sh finds them)."""
-    found = subprocess.run(["pgrep", "-f", "^[^ ]+ datagen "], capture_output=True, text=True)
-    return [int(p) for p in found.stdout.split()]
 
 
 def elo_of(score: float) -> float:
@@ -93,10 +88,7 @@ def main() -> int:
     os.makedirs(args.out, exist_ok=True)
     shares = [fractions.Fraction(s) for s in args.shares]
 
-    paused = datagen_pids()
-    for pid in paused:
-        os.kill(pid, signal.SIGSTOP)
-    try:
+    with datagen_paused():
         for share in shares:
             stem = stem_of(args.out, share)
             if os.path.exists(stem + ".json"):
@@ -113,12 +105,6 @@ def main() -> int:
             with open(stem + ".log", "w") as log:
                 subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True)
             os.replace(stem + ".json.part", stem + ".json")
-    finally:
-        for pid in paused:
-            try:
-                os.kill(pid, signal.SIGCONT)
-            except ProcessLookupError:
-                pass
 
     points = []
     print(f"Betacut at {args.tc} against {name} at a share of it; {args.games} games a share")
