@@ -25,7 +25,12 @@ Example (about 4 games a minute per core at 2+0.02):
 
     scripts/spsa.py --state tuning/spsa-state.json --report   # values so far, as options
 
-Running data generation (`betacut datagen`) is paused while the games are played.
+Running data generation (`betacut datagen`) is paused while timed games are played. With
+--nodes N every move is searched for N nodes instead of on a clock: the games then do not
+depend on the machine's load, so data generation goes on beside them, e.g. one core each:
+    taskset -c 1 scripts/spsa.py --engine target/tune/release/betacut \\
+        --state tuning/spsa-state.json --iterations 300 --pairs 4 --nodes 50000 \\
+        --concurrency 1 --seed 69 --commit-every 10
 With --commit-every K the state file, kept in the repository (a few kilobytes), is committed
 after every K iterations: a run lost with its machine resumes from the last commit.
     scripts/spsa.py --self-test                               # the update on a known optimum
@@ -107,7 +112,8 @@ def play(args, plus, minus, k):
         cmd = [args.python, args.match,
                "--engine", f"plus={args.engine}:uci", "--engine", f"minus={args.engine}:uci",
                "--option", f"plus:Hash={args.hash}", "--option", f"minus:Hash={args.hash}",
-               "--tc", args.tc, "--games", str(2 * args.pairs),
+               *(["--nodes", str(args.nodes)] if args.nodes else ["--tc", args.tc]),
+               "--games", str(2 * args.pairs),
                "--openings", args.openings, "--seed", str(args.seed * 100_003 + k),
                "--concurrency", str(args.concurrency), "--json", summary]
         for name, value in plus.items():
@@ -189,6 +195,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=400)
     ap.add_argument("--pairs", type=int, default=8, help="game pairs per iteration")
     ap.add_argument("--tc", default="2+0.02")
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="nodes per move instead of --tc (untimed: data generation goes on)")
     ap.add_argument("--hash", type=int, default=8)
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--seed", type=int, default=55)
@@ -227,7 +235,7 @@ def main():
                 sys.exit(f"unknown tunables: {', '.join(unknown)}")
             table = {n: table[n] for n in wanted}
         state = {"iterations": args.iterations, "seed": args.seed, "pairs": args.pairs,
-                 "tc": args.tc, "r_end": args.r_end, "k": 0,
+                 "tc": args.tc, "nodes": args.nodes, "r_end": args.r_end, "k": 0,
                  "table": {n: list(v) for n, v in table.items()},
                  "theta": {n: float(v[0]) for n, v in table.items()}, "history": []}
         os.makedirs(os.path.dirname(os.path.abspath(args.state)), exist_ok=True)
@@ -235,10 +243,15 @@ def main():
     table = {name: tuple(v) for name, v in state["table"].items()}
     schedule = Schedule(state["iterations"], r_end=state["r_end"])
     args.seed, args.pairs, args.tc = state["seed"], state["pairs"], state["tc"]
+    args.nodes = state.get("nodes", 0)
 
-    # The games are timed: data generation waits until the run ends, however it ends.
-    with datagen_paused():
+    if args.nodes:
+        # Searches of a fixed size play the same games on a loaded machine.
         iterate(args, state, table, schedule)
+    else:
+        # Timed games: data generation waits until the run ends, however it ends.
+        with datagen_paused():
+            iterate(args, state, table, schedule)
     report(state)
     return 0
 
@@ -274,7 +287,8 @@ def commit_state(path, state):
     a run survives the machine: a new one resumes from the repository's copy."""
     games = sum(sum(it["wdl"]) for it in state["history"])
     message = (f"spsa: state after iteration {state['k']} of {state['iterations']} "
-               f"({games} games, seed {state['seed']}, tc {state['tc']})")
+               f"({games} games, seed {state['seed']}, "
+               f"{'nodes ' + str(state['nodes']) if state.get('nodes') else 'tc ' + state['tc']})")
     where = os.path.dirname(os.path.abspath(path))
     subprocess.run(["git", "add", "--", os.path.abspath(path)], cwd=where, check=False)
     done = subprocess.run(["git", "commit", "--quiet", "-m", message, "--",
