@@ -13,6 +13,10 @@
 # OUT [target/sprt], PY [~/.venv-chess-tools/bin/python], TOOLS [../shared/tools],
 # PAUSE_DATAGEN [1]: every running `betacut datagen` is stopped (SIGSTOP) for the match and
 # continued (SIGCONT) when it ends, however it ends, so the match has the cores to itself.
+# NODES: a fixed number of nodes a move instead of TC (over UCI). Such games do not depend on
+# the machine's load, so data generation is not paused (PAUSE_DATAGEN [0]) and the match can
+# share the machine: fit for two nets of one architecture (same speed), not for a change that
+# costs or saves speed.
 # Needs the tools of ../shared/tools/setup.sh. Writes OUT/NAME.{log,pgn,json} and appends one
 # line (counts, pentanomial pairs, Elo, LLR, decision, faults) to OUT/summary.txt.
 # A run stopped before its decision goes on with scripts/sprt_continue.py --prior W D L
@@ -38,6 +42,14 @@ EXTRA=${EXTRA:-}
 OUT=${OUT:-$here/target/sprt}
 PY=${PY:-$HOME/.venv-chess-tools/bin/python}
 TOOLS=${TOOLS:-$here/../shared/tools}
+NODES=${NODES:-}
+if [ -n "$NODES" ]; then
+    limit=(--nodes "$NODES")
+    PROTOCOL=uci
+    PAUSE_DATAGEN=${PAUSE_DATAGEN:-0}
+else
+    limit=(--tc "$TC")
+fi
 PAUSE_DATAGEN=${PAUSE_DATAGEN:-1}
 mkdir -p "$OUT"
 for binary in "$new" "$base"; do
@@ -60,12 +72,12 @@ fi
 "$PY" "$TOOLS/match.py" \
     --engine "new=$new:$PROTOCOL" --engine "base=$base:$PROTOCOL" \
     --option "new:Hash=$HASH" --option "base:Hash=$HASH" \
-    --tc "$TC" --games "$GAMES" --openings "$OPENINGS" --seed "$seed" \
+    "${limit[@]}" --games "$GAMES" --openings "$OPENINGS" --seed "$seed" \
     --concurrency "$CONCURRENCY" --sprt "$elo0" "$elo1" 0.05 0.05 \
     --pgn "$OUT/$name.pgn" --json "$OUT/$name.json" $EXTRA | tee "$OUT/$name.log"
 {
-    printf '%s %s (new %s, base %s, TC %s, seed %s, bounds [%s, %s]): ' "$(date -u +%F)" \
-        "$name" "$new" "$base" "$TC" "$seed" "$elo0" "$elo1"
+    printf '%s %s (new %s, base %s, %s, seed %s, bounds [%s, %s]%s): ' "$(date -u +%F)" \
+        "$name" "$new" "$base" "${limit[*]}" "$seed" "$elo0" "$elo1" "${EXTRA:+, $EXTRA}"
     grep -E '^(new vs|SPRT)|^    pairs|^  (new|base): illegal_move' "$OUT/$name.log" | tr -s ' \n' ' '
     echo
 } >>"$OUT/summary.txt"
