@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The long runs of issue 69 from the repository alone, so a fresh machine picks them up with
+# one command: generation 10's data (two disjoint game ranges) and the SPSA run at a fixed node
+# budget, pinned to core 1, whose state is committed in tuning/spsa-state.json.
+#
+#   scripts/long_jobs.sh build     # the binaries the runs need, from their commits, into ~/bin
+#   scripts/long_jobs.sh start     # starts what is not running (builds first if needed)
+#   scripts/long_jobs.sh status    # what runs, data written, SPSA iteration
+#   scripts/long_jobs.sh stop      # stops both (a chunk in progress restarts from its start)
+#
+# Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
+# matches take the cores from it, and scripts/sprt.sh and spsa.py pause it for timed games.
+# Environment: DATA [~/betacut-data/gen10], BIN [~/bin], SPSA [1] (0: data generation only).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+DATA=${DATA:-$HOME/betacut-data/gen10}
+BIN=${BIN:-$HOME/bin}
+SPSA=${SPSA:-1}
+# Generation 10's generator (nets/README.md, "Data manifest") and the SPSA run's tune build
+# (docs/experiments.md, "SPSA at a fixed number of nodes").
+DATAGEN_COMMIT=bb2deb1
+TUNE_COMMIT=8348558
+datagen_bin=$BIN/BETACUT_$DATAGEN_COMMIT
+tune_bin=$BIN/BETACUT_tune_$TUNE_COMMIT
+datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
+    --exact-only --undamped --threads 1)
+spsa_args=(--state "$here/tuning/spsa-state.json" --iterations 1000 --pairs 4 --nodes 40000
+    --r-end 0.005 --concurrency 1 --seed 69 --commit-every 10)
+
+# Builds `betacut` at COMMIT (with cargo FEATURES) into DEST, in a scratch worktree.
+build_at() {
+    local commit=$1 dest=$2 features=${3:-}
+    [ -x "$dest" ] && return 0
+    local tree
+    tree=$(mktemp -d)
+    git -C "$here" worktree add --detach "$tree" "$commit" >/dev/null
+    (cd "$tree" && cargo build --release --quiet ${features:+--features "$features"})
+    mkdir -p "$(dirname "$dest")"
+    cp "$tree/target/release/betacut" "$dest"
+    git -C "$here" worktree remove --force "$tree"
+    echo "built $dest"
+}
+
+running() { pgrep -f "$1" >/dev/null; }
+
+case ${1:-} in
+    build)
+        build_at "$DATAGEN_COMMIT" "$datagen_bin"
+        build_at "$TUNE_COMMIT" "$tune_bin" tune
+        ;;
+    start)
+        "$0" build
+        mkdir -p "$DATA" "$here/target/spsa"
+        # A chunk cut off by the end of a session is incomplete: it restarts from its start.
+        if ! running "datagen_chunks.sh.*$DATA"; then
+            rm -f "$DATA"/*.part
+            for range in 0:200000 200000:400000; do
+                FIRST=${range%%:*} setsid nohup chrt -i 0 nice -n 19 \
+                    "$here/scripts/datagen_chunks.sh" "$datagen_bin" "$DATA" 4310 \
+                    "${range##*:}" 1000 "${datagen_flags[@]}" >/dev/null 2>&1 </dev/null &
+            done
+            echo "data generation started into $DATA"
+        fi
+        if [ "$SPSA" = 1 ] && ! running "spsa.py.*spsa-state.json"; then
+            (cd "$here" && setsid nohup taskset -c 1 python3 scripts/spsa.py \
+                --engine "$tune_bin" "${spsa_args[@]}" >>target/spsa/run.log 2>&1 </dev/null &)
+            echo "SPSA started on core 1 (log: target/spsa/run.log)"
+        fi
+        ;;
+    status)
+        pgrep -af "datagen_chunks.sh|spsa.py" | cut -c1-110 || echo "nothing running"
+        if [ -d "$DATA" ]; then
+            echo "$(find "$DATA" -name 'chunk-*.bin' | wc -l) chunks in $DATA;" \
+                "in progress: $(find "$DATA" -name '*.part' -printf '%f ' )"
+        fi
+        [ -f "$here/target/spsa/run.log" ] && tail -1 "$here/target/spsa/run.log" | cut -c1-60
+        ;;
+    stop)
+        pkill -f "spsa.py.*spsa-state.json" || true
+        pkill -f "match.py.*plus=" || true
+        pkill -f "datagen_chunks.sh.*$DATA" || true
+        pkill -f "^[^ ]+ datagen " || true
+        ;;
+    *)
+        awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+        exit 2
+        ;;
+esac
