@@ -29,8 +29,8 @@ Running data generation (`betacut datagen`) is paused while timed games are play
 --nodes N every move is searched for N nodes instead of on a clock: the games then do not
 depend on the machine's load, so data generation goes on beside them, e.g. one core each:
     taskset -c 1 scripts/spsa.py --engine target/tune/release/betacut \\
-        --state tuning/spsa-state.json --iterations 300 --pairs 4 --nodes 50000 \\
-        --concurrency 1 --seed 69 --commit-every 10
+        --state tuning/spsa-state.json --iterations 1000 --pairs 4 --nodes 40000 \\
+        --r-end 0.005 --concurrency 1 --seed 69 --commit-every 10   # the run of issue 69
 With --commit-every K the state file, kept in the repository (a few kilobytes), is committed
 after every K iterations: a run lost with its machine resumes from the last commit.
     scripts/spsa.py --self-test                               # the update on a known optimum
