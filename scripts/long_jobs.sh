@@ -10,12 +10,15 @@
 #
 # Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
 # matches take the cores from it, and scripts/sprt.sh and spsa.py pause it for timed games.
-# Environment: DATA [~/betacut-data/gen10], BIN [~/bin], SPSA [1] (0: data generation only).
+# Environment: DATA [~/betacut-data/gen10], BIN [~/bin], SPSA [1] (0: data generation only),
+# SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each ("0,1": both cores,
+# twice the iterations an hour; fixed-node games give the same results either way).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${DATA:-$HOME/betacut-data/gen10}
 BIN=${BIN:-$HOME/bin}
 SPSA=${SPSA:-1}
+SPSA_CORES=${SPSA_CORES:-1}
 # Generation 10's generator (nets/README.md, "Data manifest") and the SPSA run's tune build
 # (docs/experiments.md, "SPSA at a fixed number of nodes").
 DATAGEN_COMMIT=bb2deb1
@@ -25,7 +28,7 @@ tune_bin=$BIN/BETACUT_tune_$TUNE_COMMIT
 datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
     --exact-only --undamped --threads 1)
 spsa_args=(--state "$here/tuning/spsa-state.json" --iterations 1000 --pairs 4 --nodes 40000
-    --r-end 0.005 --concurrency 1 --seed 69 --commit-every 10)
+    --r-end 0.005 --seed 69 --commit-every 10)
 
 # Builds `betacut` at COMMIT (with cargo FEATURES) into DEST, in a scratch worktree.
 build_at() {
@@ -62,9 +65,11 @@ case ${1:-} in
             echo "data generation started into $DATA"
         fi
         if [ "$SPSA" = 1 ] && ! running "spsa.py.*spsa-state.json"; then
-            (cd "$here" && setsid nohup taskset -c 1 python3 scripts/spsa.py \
-                --engine "$tune_bin" "${spsa_args[@]}" >>target/spsa/run.log 2>&1 </dev/null &)
-            echo "SPSA started on core 1 (log: target/spsa/run.log)"
+            (cd "$here" && setsid nohup taskset -c "$SPSA_CORES" python3 scripts/spsa.py \
+                --engine "$tune_bin" "${spsa_args[@]}" \
+                --concurrency "$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)" \
+                >>target/spsa/run.log 2>&1 </dev/null &) >/dev/null 2>&1 </dev/null
+            echo "SPSA started on core(s) $SPSA_CORES (log: target/spsa/run.log)"
         fi
         ;;
     status)
