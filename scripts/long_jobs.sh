@@ -12,13 +12,16 @@
 # matches take the cores from it, and scripts/sprt.sh and spsa.py pause it for timed games.
 # Environment: DATA [~/betacut-data/gen10], BIN [~/bin], SPSA [1] (0: data generation only),
 # SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each ("0,1": both cores,
-# twice the iterations an hour; fixed-node games give the same results either way).
+# twice the iterations an hour; fixed-node games give the same results either way),
+# SPSA_CONCURRENCY [one per core]: games at a time (the harness keeps a fixed-node engine about
+# a third busy, so two games a core go faster still).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${DATA:-$HOME/betacut-data/gen10}
 BIN=${BIN:-$HOME/bin}
 SPSA=${SPSA:-1}
 SPSA_CORES=${SPSA_CORES:-1}
+SPSA_CONCURRENCY=${SPSA_CONCURRENCY:-$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)}
 # Generation 10's generator (nets/README.md, "Data manifest") and the SPSA run's tune build
 # (docs/experiments.md, "SPSA at a fixed number of nodes").
 DATAGEN_COMMIT=bb2deb1
@@ -67,7 +70,7 @@ case ${1:-} in
         if [ "$SPSA" = 1 ] && ! running "spsa.py.*spsa-state.json"; then
             (cd "$here" && setsid nohup taskset -c "$SPSA_CORES" python3 scripts/spsa.py \
                 --engine "$tune_bin" "${spsa_args[@]}" \
-                --concurrency "$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)" \
+                --concurrency "$SPSA_CONCURRENCY" \
                 >>target/spsa/run.log 2>&1 </dev/null &) >/dev/null 2>&1 </dev/null
             echo "SPSA started on core(s) $SPSA_CORES (log: target/spsa/run.log)"
         fi
