@@ -4,7 +4,7 @@
 The tuned build is rebuilt from the repository alone: the run's state file
 (tuning/spsa-state.json, committed as the run goes) holds theta, and this script rounds each
 value to the nearest integer and writes it as the default of the tunable of the same name in
-src/search/params.rs (ranges and steps are left alone).
+src/search/params.rs of the current directory (ranges and steps are left alone).
 
     scripts/spsa_apply.py tuning/spsa-state.json            # rewrite params.rs
     scripts/spsa_apply.py tuning/spsa-state.json --check    # exit 1 if params.rs differs
@@ -19,7 +19,8 @@ import re
 import sys
 from pathlib import Path
 
-PARAMS = Path(__file__).resolve().parent.parent / "src" / "search" / "params.rs"
+# The table of the checkout the command runs in (so a worktree's copy is the one rewritten).
+PARAMS = Path("src") / "search" / "params.rs"
 # `rfp_margin: "rfp_margin" = 75, 30..=160, step 8;`
 LINE = re.compile(r'^(\s*\w+: "(?P<name>\w+)" = )(?P<value>[0-9_]+)'
                   r'(, (?P<min>[0-9_]+)..=(?P<max>[0-9_]+), step [0-9_]+;)$')
