@@ -37,6 +37,7 @@ after every K iterations: a run lost with its machine resumes from the last comm
 """
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -105,7 +106,12 @@ def perturbed(theta, table, schedule, k, signs, direction):
     return values
 
 
-_OPENING_LINES = {}
+@functools.lru_cache(maxsize=None)
+def opening_lines(path):
+    """The non-empty, non-comment lines of an openings file (read once per run)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = [raw.strip() for raw in f]
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 def opening_subset(path, seed, pairs, out):
@@ -119,12 +125,7 @@ def opening_subset(path, seed, pairs, out):
     those of the whole file; only the order of the pairs in its report differs. This mirrors
     match.py's make_jobs and assumes, as holds for the files it is used with, that every
     non-empty line that is not a comment is a valid opening."""
-    lines = _OPENING_LINES.get(path)
-    if lines is None:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = [raw.strip() for raw in f]
-        lines = [line for line in lines if line and not line.startswith("#")]
-        _OPENING_LINES[path] = lines
+    lines = opening_lines(path)
     order = list(range(len(lines)))
     random.Random(seed).shuffle(order)
     with open(out, "w", encoding="utf-8") as f:

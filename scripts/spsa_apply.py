@@ -23,7 +23,7 @@ from pathlib import Path
 PARAMS = Path("src") / "search" / "params.rs"
 # `rfp_margin: "rfp_margin" = 75, 30..=160, step 8;`
 LINE = re.compile(r'^(\s*\w+: "(?P<name>\w+)" = )(?P<value>[0-9_]+)'
-                  r'(, (?P<min>[0-9_]+)..=(?P<max>[0-9_]+), step [0-9_]+;)$')
+                  r'(, (?P<min>[0-9_]+)\.\.=(?P<max>[0-9_]+), step [0-9_]+;)$')
 
 
 def rust_int(value):
