@@ -156,20 +156,39 @@ fn avoids_stalemating_a_lone_king() {
 }
 
 #[test]
-fn a_repetition_from_the_game_history_scores_as_a_draw() {
+fn a_position_of_the_game_before_the_root_is_a_draw_only_the_third_time() {
     // White is a queen down. The knights went g1-f3, g8-f6, f3-g1, f6-g8: playing Nf3 again
-    // repeats a position of the game, which the search scores as a draw and so prefers.
+    // repeats a position of the game for the second time only. That is no draw by the rules,
+    // and Black, a queen up, will not repeat a third time: the position stays lost.
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
     let mut pos = position("6nk/8/8/8/8/8/q7/6NK w - - 0 1");
-    for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+    for mv in cycle {
         let m = pos.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
         pos.make_move(m);
     }
-    let result = depth(&pos, 6);
-    assert_eq!(coordinate(&pos, result.best_move), "g1f3");
-    assert_eq!(result.score, 0);
+    let once = depth(&pos, 6);
+    assert!(once.score < -500, "repeated once: {}", once.score);
+    // After a second round Nf3 brings the position after 1.Nf3 for the third time: a draw,
+    // which the search finds and takes.
+    for mv in cycle {
+        let m = pos.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        pos.make_move(m);
+    }
+    let twice = depth(&pos, 6);
+    assert_eq!(coordinate(&pos, twice.best_move), "g1f3");
+    assert_eq!(twice.score, 0);
     // Without the history the same position is simply lost.
     let fresh = position(&pos.to_fen());
     assert!(depth(&fresh, 6).score < -500);
+}
+
+#[test]
+fn a_mate_on_the_hundredth_ply_is_mate_not_a_fifty_move_draw() {
+    // Ra8 completes fifty moves without capture or pawn move, and it mates: mate comes first.
+    let pos = position("7k/8/6K1/8/8/8/8/R7 w - - 99 120");
+    let result = depth(&pos, 4);
+    assert_eq!(coordinate(&pos, result.best_move), "a1a8");
+    assert_eq!(result.score, MATE - 1);
 }
 
 #[test]

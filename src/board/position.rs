@@ -688,6 +688,31 @@ impl Position {
         (self.state.halfmove_clock.min(self.state.plies_from_null) as usize).min(self.history.len())
     }
 
+    /// True if the current position is a repetition draw for a search `ply` plies below its
+    /// root: a position of the searched line repeated once (the side that repeats could go on
+    /// repeating), a position of the game before the root only when it occurs for the third
+    /// time, as the rules say.
+    pub fn is_repetition_draw(&self, ply: usize) -> bool {
+        let reversible = self.reversible_plies();
+        let key = self.state.key;
+        let len = self.history.len();
+        let mut earlier = 0;
+        let mut back = 4;
+        while back <= reversible {
+            if self.history[len - back].key == key {
+                if back < ply {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
     /// Counts earlier occurrences of the current position (stops counting at `limit`).
     pub fn repetition_count(&self, limit: usize) -> usize {
         let reversible = self.reversible_plies();
@@ -719,7 +744,10 @@ impl Position {
         while back <= reversible && back < ply {
             let move_key = self.state.key ^ self.history[len - back].key;
             if let Some((a, b)) = super::cuckoo::lookup(move_key) {
-                if (between(a, b) & occupied).is_empty() {
+                // The piece that would walk back must be ours: a move of the opponent's
+                // piece is not one this node can make.
+                let ours = self.by_color[self.side.index()];
+                if (between(a, b) & occupied).is_empty() && (ours.contains(a) || ours.contains(b)) {
                     return true;
                 }
             }
@@ -816,6 +844,45 @@ mod tests {
             rook.make_move(mv);
         }
         assert!(rook.has_upcoming_repetition(4));
+    }
+
+    #[test]
+    fn only_a_piece_of_the_side_to_move_can_walk_back_to_a_repetition() {
+        // White's rook went a1-a3-a4 while Black's king stepped to d8 and back.
+        let mut pos =
+            Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
+        for text in ["a1a3", "e8d8", "a3a4", "d8e8"] {
+            let mv = pos
+                .parse_move(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            pos.make_move(mv);
+        }
+        // White to move: Ra3 brings back the position after 1.Ra3, White's own move.
+        assert!(pos.has_upcoming_repetition(10));
+        // After 3.Ra2 the position differs from the start by White's rook alone (a1 or a2):
+        // only White could walk it back, so Black to move has no repetition to claim.
+        let mv = pos.parse_move("a4a2").unwrap_or_else(|e| panic!("{e}"));
+        pos.make_move(mv);
+        assert!(!pos.has_upcoming_repetition(10));
+    }
+
+    #[test]
+    fn a_position_of_the_game_before_the_root_is_a_draw_only_the_third_time() {
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let once = after(&cycle);
+        // The start position again: one earlier occurrence, four plies back.
+        assert!(once.is_repetition());
+        // Before the root (the search is at most four plies deep) that is no draw yet...
+        assert!(!once.is_repetition_draw(0));
+        assert!(!once.is_repetition_draw(4));
+        // ...inside the searched line (the first occurrence after the root) it is.
+        assert!(once.is_repetition_draw(5));
+        // The third occurrence is a draw wherever the earlier ones lie.
+        let twice = after(&[cycle, cycle].concat());
+        assert!(twice.is_repetition_draw(0));
+        // A pawn move in between: the earlier positions cannot come back.
+        let reset = after(&["g1f3", "g8f6", "f3g1", "f6g8", "e2e4", "e7e5"]);
+        assert!(!reset.is_repetition_draw(100));
     }
 
     #[test]

@@ -116,7 +116,7 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u
     u64::from(mv.raw())
         | u64::from(score as i16 as u16) << 16
         | u64::from(eval as i16 as u16) << 32
-        | u64::from(depth.clamp(-1, 250) as i8 as u8) << 48
+        | u64::from(depth.clamp(-1, 127) as i8 as u8) << 48
         | bound.to_bits() << 56
         | u64::from(age & 63) << 58
 }
@@ -314,6 +314,21 @@ mod tests {
             })
         );
         assert_eq!(tt.probe(0xDEAD_BEEE), None);
+    }
+
+    #[test]
+    fn a_depth_beyond_the_byte_is_kept_as_the_deepest_not_wrapped() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::normal(Square::E1, Square::E8);
+        tt.store(0xBEEF, mv, 12, 3, 200, Bound::Exact);
+        let entry = tt.probe(0xBEEF).map(|e| e.depth);
+        // A signed byte holds 127 at most: 200 must not read back as -56.
+        assert_eq!(entry, Some(127));
+        // A deep entry decides any shallower probe.
+        assert_eq!(
+            tt.probe(0xBEEF).and_then(|e| e.cutoff(100, 0, -50, 50)),
+            Some(12)
+        );
     }
 
     #[test]

@@ -541,9 +541,12 @@ impl Worker {
         (scaled + self.correction.correction(&self.pos)).clamp(-bound, bound)
     }
 
-    fn is_draw(&self) -> bool {
-        self.pos.is_repetition()
-            || self.pos.is_fifty_move_draw()
+    /// True if the node `ply` plies below the root is drawn by the rules: a repetition (see
+    /// [`crate::board::Position::is_repetition_draw`]), the fifty-move rule unless the side to move is
+    /// checkmated on that ply, or material that cannot mate.
+    fn is_draw(&self, ply: usize, in_check: bool) -> bool {
+        self.pos.is_repetition_draw(ply)
+            || (self.pos.is_fifty_move_draw() && (!in_check || self.pos.has_legal_move()))
             || self.pos.has_insufficient_material()
     }
 
@@ -629,7 +632,7 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
 
         if !root {
-            if self.is_draw() {
+            if self.is_draw(ply, in_check) {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
@@ -963,10 +966,19 @@ impl Worker {
 
             let mut score;
             if moves_searched == 1 {
-                score = -self.search::<TB>(sh, new_depth, ply + 1, -beta, -alpha, pv_node, false);
+                score = -self.search::<TB>(
+                    sh,
+                    new_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    pv_node,
+                    first_child_is_cut_node(pv_node, cut_node),
+                );
             } else {
                 let mut r = 0;
-                if ablation::LMR && depth >= 3 && moves_searched > 1 + usize::from(pv_node) {
+                let lmr = ablation::LMR && depth >= 3 && moves_searched > 1 + usize::from(pv_node);
+                if lmr {
                     if quiet {
                         r = self.reductions[depth.min(63) as usize][moves_searched.min(63)];
                         r -= i32::from(pv_node);
@@ -981,8 +993,18 @@ impl Worker {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score =
-                    -self.search::<TB>(sh, new_depth - r, ply + 1, -alpha - 1, -alpha, false, true);
+                // A move LMR may reduce is expected to fail low, so its child to cut; a late
+                // move searched at full depth at once takes the opposite of this node's type.
+                let child_cut = lmr || !cut_node;
+                score = -self.search::<TB>(
+                    sh,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                    child_cut,
+                );
                 if score > alpha && r > 0 {
                     score = -self.search::<TB>(
                         sh,
@@ -1241,5 +1263,28 @@ impl Worker {
             bound,
         );
         best_score
+    }
+}
+
+/// The node type of the first move's child: a PV node's first child is a PV node, the first
+/// child of an expected cut node is an all node and that of an all node a cut node, so the
+/// types alternate down the line the search expects (as in Stockfish and Ethereal).
+#[inline]
+fn first_child_is_cut_node(pv_node: bool, cut_node: bool) -> bool {
+    !pv_node && !cut_node
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_child_is_cut_node;
+
+    #[test]
+    fn node_types_alternate_down_the_first_move() {
+        // PV node: its first child is a PV node, never expected to cut.
+        assert!(!first_child_is_cut_node(true, false));
+        // Cut node: its first move should cut, so the child is an all node.
+        assert!(!first_child_is_cut_node(false, true));
+        // All node: every move fails low, so each child is expected to cut.
+        assert!(first_child_is_cut_node(false, false));
     }
 }
