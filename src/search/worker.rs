@@ -542,8 +542,8 @@ impl Worker {
     }
 
     /// True if the node `ply` plies below the root is drawn by the rules: a repetition (see
-    /// [`crate::board::Position::is_repetition_draw`]), the fifty-move rule unless the side to move is
-    /// checkmated on that ply, or material that cannot mate.
+    /// [`crate::board::Position::is_repetition_draw`]), the fifty-move rule unless the side
+    /// to move is checkmated on that ply, or material that cannot mate.
     fn is_draw(&self, ply: usize, in_check: bool) -> bool {
         self.pos.is_repetition_draw(ply)
             || (self.pos.is_fifty_move_draw() && (!in_check || self.pos.has_legal_move()))
