@@ -432,7 +432,12 @@ impl Worker {
         if !timed {
             return false;
         }
-        if score::is_mate(score) && depth as i32 >= (MATE - score.abs()) + 4 {
+        // A mate found a few plies ago is taken as the shortest there is, unless `go mate`
+        // asked for a shorter one: that search goes on until it finds it (or a limit ends it).
+        if score::is_mate(score)
+            && sh.limits.mate.is_none()
+            && depth as i32 >= (MATE - score.abs()) + 4
+        {
             return true;
         }
         let Some(budget) = sh.budget else {
