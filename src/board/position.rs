@@ -688,48 +688,30 @@ impl Position {
         (self.state.halfmove_clock.min(self.state.plies_from_null) as usize).min(self.history.len())
     }
 
+    /// How many plies back each earlier occurrence of the current position lies, nearest
+    /// first (same side to move, so every other ply, within the reversible plies).
+    #[inline]
+    fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
+        let key = self.state.key;
+        let len = self.history.len();
+        (4..=self.reversible_plies())
+            .step_by(2)
+            .filter(move |&back| self.history[len - back].key == key)
+    }
+
     /// True if the current position is a repetition draw for a search `ply` plies below its
     /// root: a position of the searched line repeated once (the side that repeats could go on
     /// repeating), a position of the game before the root only when it occurs for the third
     /// time, as the rules say.
     pub fn is_repetition_draw(&self, ply: usize) -> bool {
-        let reversible = self.reversible_plies();
-        let key = self.state.key;
-        let len = self.history.len();
-        let mut earlier = 0;
-        let mut back = 4;
-        while back <= reversible {
-            if self.history[len - back].key == key {
-                if back < ply {
-                    return true;
-                }
-                earlier += 1;
-                if earlier >= 2 {
-                    return true;
-                }
-            }
-            back += 2;
-        }
-        false
+        self.earlier_occurrences()
+            .enumerate()
+            .any(|(earlier, back)| back < ply || earlier >= 1)
     }
 
     /// Counts earlier occurrences of the current position (stops counting at `limit`).
     pub fn repetition_count(&self, limit: usize) -> usize {
-        let reversible = self.reversible_plies();
-        let key = self.state.key;
-        let mut count = 0;
-        let len = self.history.len();
-        let mut back = 4;
-        while back <= reversible {
-            if self.history[len - back].key == key {
-                count += 1;
-                if count >= limit {
-                    break;
-                }
-            }
-            back += 2;
-        }
-        count
+        self.earlier_occurrences().take(limit).count()
     }
 
     /// True if the side to move has a reversible move that brings back a position of the
