@@ -7,9 +7,10 @@
 //! Each table is indexed by the side to move and a Zobrist key (pawns; each side's other
 //! pieces), holds a bounded score that moves towards the search's verdict by a bonus that
 //! grows with depth, with gravity (as the move histories), and the correction is a weighted sum
-//! of the entries. The constants follow Stockfish 17's correction history.
+//! of the entries (weights in [`params`]). The constants follow Stockfish 17's correction history.
 
 use super::history::apply_with_gravity;
+use super::params;
 use crate::board::{Color, Position};
 
 /// Entries per table and side to move.
@@ -18,10 +19,6 @@ const SIZE: usize = 16_384;
 const LIMIT: i32 = 1_024;
 /// Largest magnitude of one update.
 const MAX_BONUS: i32 = LIMIT / 4;
-/// Weight of the pawn table's entry.
-const PAWN_WEIGHT: i32 = 7_000;
-/// Weight of each side's non-pawn table's entry.
-const NON_PAWN_WEIGHT: i32 = 7_700;
 /// Divisor of the weighted sum: an entry at its limit corrects by about 55 cp.
 const SCALE: i32 = 131_072;
 
@@ -83,7 +80,9 @@ impl CorrectionHistory {
         let pawn = i32::from(self.pawn[us][slot(pos.pawn_key())]);
         let white = i32::from(self.non_pawn[us][0][slot(pos.non_pawn_key(Color::White))]);
         let black = i32::from(self.non_pawn[us][1][slot(pos.non_pawn_key(Color::Black))]);
-        (PAWN_WEIGHT * pawn + NON_PAWN_WEIGHT * (white + black)) / SCALE
+        (params::correction_pawn_weight() * pawn
+            + params::correction_non_pawn_weight() * (white + black))
+            / SCALE
     }
 
     /// Learns from a search of `pos` to `depth` that found `best` where the (corrected)
@@ -126,7 +125,9 @@ mod tests {
         }
         let most = history.correction(&pos);
         assert!(
-            most <= (PAWN_WEIGHT + 2 * NON_PAWN_WEIGHT) * LIMIT / SCALE,
+            most <= (params::correction_pawn_weight() + 2 * params::correction_non_pawn_weight())
+                * LIMIT
+                / SCALE,
             "{most}"
         );
         // The other side to move has its own entries.

@@ -13,7 +13,9 @@ pub const MAX_HISTORY: i32 = 16_384;
 /// History bonus for a cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (16 * depth * depth + 32 * depth).min(super::params::history_bonus_max())
+    use super::params;
+    (params::history_bonus_quadratic() * depth * depth + params::history_bonus_linear() * depth)
+        .min(params::history_bonus_max())
 }
 
 /// Adds a bonus (or malus, if negative) to a history entry bounded by `limit`, with gravity

@@ -79,6 +79,36 @@ tunables! {
     double_extension_margin: "double_extension_margin" = 20, 4..=80, step 4;
     /// Largest history bonus of one cutoff.
     history_bonus_max: "history_bonus_max" = 1_600, 600..=3_200, step 150;
+    /// History bonus of a cutoff at depth d: this times d^2, plus the linear term below.
+    history_bonus_quadratic: "history_bonus_quadratic" = 16, 4..=48, step 3;
+    /// History bonus of a cutoff at depth d: this times d, plus the quadratic term above.
+    history_bonus_linear: "history_bonus_linear" = 32, 0..=128, step 10;
+    /// Late-move reduction: less in PV nodes, in hundredths of a ply.
+    lmr_pv: "lmr_pv" = 100, 0..=300, step 25;
+    /// Late-move reduction: more when the evaluation is not improving (hundredths of a ply).
+    lmr_not_improving: "lmr_not_improving" = 100, 0..=300, step 25;
+    /// Late-move reduction: more in expected cut nodes (hundredths of a ply).
+    lmr_cut_node: "lmr_cut_node" = 100, 0..=300, step 25;
+    /// Late-move reduction: less for a move that gives check (hundredths of a ply).
+    lmr_gives_check: "lmr_gives_check" = 100, 0..=300, step 25;
+    /// Late-move reduction: less for a killer or the counter move (hundredths of a ply).
+    lmr_refutation: "lmr_refutation" = 100, 0..=300, step 25;
+    /// Late-move reduction of a losing capture (hundredths of a ply).
+    lmr_losing_capture: "lmr_losing_capture" = 100, 0..=300, step 25;
+    /// Null move: the reduction's constant part, in plies.
+    nmp_base: "nmp_base" = 3, 1..=6, step 1;
+    /// Null move: one more ply of reduction per this many plies of depth.
+    nmp_depth_divisor: "nmp_depth_divisor" = 4, 2..=8, step 1;
+    /// Reverse futility pruning applies up to this depth.
+    rfp_max_depth: "rfp_max_depth" = 7, 3..=12, step 1;
+    /// Singular extensions are tried from this depth.
+    singular_min_depth: "singular_min_depth" = 6, 4..=10, step 1;
+    /// A failed aspiration window widens by this percentage of its half-width.
+    aspiration_growth: "aspiration_growth" = 50, 20..=150, step 10;
+    /// Correction history: weight of the pawn-structure table (of 131,072 per unit).
+    correction_pawn_weight: "correction_pawn_weight" = 7_000, 2_000..=16_000, step 700;
+    /// Correction history: weight of each side's non-pawn table (of 131,072 per unit).
+    correction_non_pawn_weight: "correction_non_pawn_weight" = 7_700, 2_000..=16_000, step 700;
 }
 
 /// The value of tunable `index`.

@@ -292,7 +292,7 @@ impl Worker {
                     } else {
                         break Some(result);
                     }
-                    delta += delta / 2;
+                    delta += delta * params::aspiration_growth() / 100;
                 };
                 let Some(line_score) = line_score else {
                     if pv_index == 0 {
@@ -755,7 +755,7 @@ impl Worker {
         if !pv_node && !in_check && excluded.is_none() && !score::is_decisive(beta) {
             // Reverse futility: far above beta near the leaves, assume it holds.
             if ablation::REVERSE_FUTILITY
-                && depth <= 7
+                && depth <= params::rfp_max_depth()
                 && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
             {
                 return (eval + beta) / 2;
@@ -768,7 +768,9 @@ impl Worker {
                 && !previous_was_null
                 && self.pos.has_non_pawn_material(us)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / params::nmp_eval_divisor()).min(3);
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_divisor()
+                    + ((eval - beta) / params::nmp_eval_divisor()).min(3);
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply].piece = None;
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
@@ -801,7 +803,7 @@ impl Worker {
             let tt_score = score::from_table(e.score, ply);
             if ablation::SINGULAR
                 && !root
-                && depth >= 6
+                && depth >= params::singular_min_depth()
                 && ply < 2 * self.iteration_depth as usize
                 && excluded.is_none()
                 && !tt_move.is_none()
@@ -984,17 +986,22 @@ impl Worker {
                 let mut r = 0;
                 let lmr = ablation::LMR && depth >= 3 && moves_searched > 1 + usize::from(pv_node);
                 if lmr {
+                    // The adjustments are in hundredths of a ply (tunables), rounded once.
+                    let flag = |on: bool, hundredths: i32| if on { hundredths } else { 0 };
                     if quiet {
-                        r = self.reductions[depth.min(63) as usize][moves_searched.min(63)];
-                        r -= i32::from(pv_node);
-                        r += i32::from(!improving);
-                        r += i32::from(cut_node);
-                        r -= i32::from(gives_check);
-                        r -= i32::from(mv == killers[0] || mv == killers[1] || mv == counter);
+                        let table = self.reductions[depth.min(63) as usize][moves_searched.min(63)];
+                        let refutation = mv == killers[0] || mv == killers[1] || mv == counter;
+                        let hundredths = 100 * table - flag(pv_node, params::lmr_pv())
+                            + flag(!improving, params::lmr_not_improving())
+                            + flag(cut_node, params::lmr_cut_node())
+                            - flag(gives_check, params::lmr_gives_check())
+                            - flag(refutation, params::lmr_refutation());
+                        r = (hundredths + 50).div_euclid(100);
                         r -= history_score / params::lmr_history_divisor();
                     } else {
                         // Losing captures come after the quiets: reduce them a little.
-                        r = i32::from(losing_capture);
+                        r = (flag(losing_capture, params::lmr_losing_capture()) + 50)
+                            .div_euclid(100);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
