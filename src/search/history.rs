@@ -4,6 +4,7 @@
 //! move one, two and four plies back and the move's own piece and destination (continuation
 //! history), and for captures by piece, destination and captured kind (capture history).
 
+use super::params;
 use super::score::MAX_PLY;
 use crate::board::{Color, Move, Piece, PieceKind, Square};
 
@@ -13,7 +14,6 @@ pub const MAX_HISTORY: i32 = 16_384;
 /// History bonus for a cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    use super::params;
     (params::history_bonus_quadratic() * depth * depth + params::history_bonus_linear() * depth)
         .min(params::history_bonus_max())
 }
