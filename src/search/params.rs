@@ -47,38 +47,38 @@ macro_rules! tunables {
 
 tunables! {
     /// Half-width of the first aspiration window (centipawns).
-    aspiration_delta: "aspiration_delta" = 16, 6..=50, step 3;
+    aspiration_delta: "aspiration_delta" = 15, 6..=50, step 3;
     /// Reverse futility margin per ply of depth.
-    rfp_margin: "rfp_margin" = 75, 30..=160, step 8;
+    rfp_margin: "rfp_margin" = 69, 30..=160, step 8;
     /// Null-move reduction: one more ply per this much of the evaluation above beta.
-    nmp_eval_divisor: "nmp_eval_divisor" = 200, 80..=500, step 20;
+    nmp_eval_divisor: "nmp_eval_divisor" = 197, 80..=500, step 20;
     /// Late-move pruning: quiet moves allowed at depth d are (base + d^2) (halved unless
     /// improving).
-    lmp_base: "lmp_base" = 3, 1..=10, step 1;
+    lmp_base: "lmp_base" = 4, 1..=10, step 1;
     /// SEE threshold per ply below which a quiet move is pruned.
-    see_quiet_margin: "see_quiet_margin" = 50, 15..=150, step 8;
+    see_quiet_margin: "see_quiet_margin" = 49, 15..=150, step 8;
     /// SEE threshold per ply below which a losing capture is pruned.
-    see_capture_margin: "see_capture_margin" = 90, 30..=200, step 10;
+    see_capture_margin: "see_capture_margin" = 94, 30..=200, step 10;
     /// Futility pruning: margin over the static evaluation at reduced depth 0.
-    futility_base: "futility_base" = 110, 30..=300, step 12;
+    futility_base: "futility_base" = 103, 30..=300, step 12;
     /// Futility pruning: margin per ply of reduced depth.
-    futility_per_depth: "futility_per_depth" = 90, 30..=200, step 10;
+    futility_per_depth: "futility_per_depth" = 85, 30..=200, step 10;
     /// History pruning: a quiet move whose history is below minus this times the depth goes.
-    history_prune: "history_prune" = 2_048, 256..=8_000, step 300;
+    history_prune: "history_prune" = 2_069, 256..=8_000, step 300;
     /// Late-move reduction: constant term, in hundredths of a ply.
-    lmr_base: "lmr_base" = 80, 0..=200, step 10;
+    lmr_base: "lmr_base" = 81, 0..=200, step 10;
     /// Late-move reduction: divisor of ln(depth) x ln(moves), in hundredths.
-    lmr_divisor: "lmr_divisor" = 240, 120..=450, step 15;
+    lmr_divisor: "lmr_divisor" = 258, 120..=450, step 15;
     /// Late-move reduction: one ply less per this much history.
-    lmr_history_divisor: "lmr_history_divisor" = 8_192, 2_000..=24_000, step 800;
+    lmr_history_divisor: "lmr_history_divisor" = 7_971, 2_000..=24_000, step 800;
     /// Delta pruning margin in quiescence search.
-    delta_margin: "delta_margin" = 200, 50..=500, step 20;
+    delta_margin: "delta_margin" = 222, 50..=500, step 20;
     /// Singular extension: the verification search's margin per ply under the table's score.
-    singular_margin: "singular_margin" = 2, 1..=6, step 1;
+    singular_margin: "singular_margin" = 1, 1..=6, step 1;
     /// Singular extension: how far under the verification's beta earns a second ply.
-    double_extension_margin: "double_extension_margin" = 20, 4..=80, step 4;
+    double_extension_margin: "double_extension_margin" = 19, 4..=80, step 4;
     /// Largest history bonus of one cutoff.
-    history_bonus_max: "history_bonus_max" = 1_600, 600..=3_200, step 150;
+    history_bonus_max: "history_bonus_max" = 1_646, 600..=3_200, step 150;
     /// History bonus of a cutoff at depth d: this times d^2, plus the linear term below.
     history_bonus_quadratic: "history_bonus_quadratic" = 16, 4..=48, step 3;
     /// History bonus of a cutoff at depth d: this times d, plus the quadratic term above.
