@@ -51,14 +51,9 @@ esac
 [ -x "$path" ] || { echo "gauntlet.sh: $path is not an executable" >&2; exit 2; }
 mkdir -p "$OUT"
 
-paused=$(pgrep -f '^[^ ]+ datagen ' || true)
-if [ -n "$paused" ]; then
-    # shellcheck disable=SC2086
-    kill -STOP $paused
-    echo "gauntlet.sh: paused data generation (pids $(echo $paused))"
-fi
-# shellcheck disable=SC2086
-trap '[ -n "$paused" ] && kill -CONT $paused 2>/dev/null; true' EXIT
+# shellcheck source=scripts/datagen_pause.sh
+. "$here/scripts/datagen_pause.sh"
+pause_datagen_until_exit gauntlet.sh
 
 run=$OUT/$name-$seed
 # shellcheck disable=SC2086

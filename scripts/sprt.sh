@@ -56,16 +56,10 @@ for binary in "$new" "$base"; do
     [ -x "$binary" ] || { echo "sprt.sh: $binary is not an executable" >&2; exit 2; }
 done
 
-datagen_pids() { pgrep -f '^[^ ]+ datagen ' || true; }
 if [ "$PAUSE_DATAGEN" = 1 ]; then
-    paused=$(datagen_pids)
-    if [ -n "$paused" ]; then
-        # shellcheck disable=SC2086
-        kill -STOP $paused
-        echo "sprt.sh: paused data generation (pids $(echo $paused))"
-    fi
-    # shellcheck disable=SC2086
-    trap '[ -n "$paused" ] && kill -CONT $paused 2>/dev/null; true' EXIT
+    # shellcheck source=scripts/datagen_pause.sh
+    . "$here/scripts/datagen_pause.sh"
+    pause_datagen_until_exit sprt.sh
 fi
 
 # shellcheck disable=SC2086
