@@ -2,6 +2,7 @@
 """The manifest of a training-data directory that scripts/datagen_chunks.sh filled.
 
     scripts/data_manifest.py DIR [--chunk-games N]
+    scripts/data_manifest.py DIR --check [MANIFEST]
 
 Prints one Markdown table row per complete chunk (`chunk-<first game>.bin`; `.part` files are
 unfinished and left out): the game range, the positions (32-byte records) and the sha256 of the
@@ -9,6 +10,13 @@ file, then a total row with the sha256 of the chunks' concatenation in name orde
 DIR/chunk-*.bin` gives). Paste the rows into src/eval/nnue/nets/README.md: with the binary's
 commit, the seed and the datagen flags written there, a fresh machine regenerates any chunk
 with one command and checks it against its sha256.
+
+`--check` does that check: every complete chunk of DIR whose game range has a row in MANIFEST
+(default: the nets README, whose rows cover every generation, so give DIR of the generation the
+rows belong to, e.g. ~/betacut-data/gen10 for generation 10's section) must have the row's
+positions and sha256 prefix. It prints one line per chunk (same, DIFFERENT, or not in the
+manifest) and exits 1 if any chunk differs. The rows are read from the manifest section of the
+generation named by DIR's last component (`gen10` -> "Generation 10"), to the next section.
 """
 import argparse
 import hashlib
@@ -18,6 +26,71 @@ import sys
 
 RECORD_LEN = 32
 CHUNK = re.compile(r"^chunk-(\d+)\.bin$")
+DEFAULT_MANIFEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "eval",
+                                "nnue", "nets", "README.md")
+# A manifest row: | 1000..2000 | 85,817 | `0892d6c933aa85e1` |
+ROW = re.compile(r"^\| (\d+)\.\.(\d+) \| ([\d,]+) \| `([0-9a-f]{16})` \|")
+
+
+def file_digest(path: str) -> tuple[str, int]:
+    """The sha256 (hex) and size in bytes of a file."""
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size
+
+
+def manifest_rows(manifest: str, generation: str) -> dict[int, tuple[int, int, str]]:
+    """The rows of one generation's section of the manifest: first game -> (last game,
+    positions, sha256 prefix). `generation` is a number as a string ("10")."""
+    heading = re.compile(r"^\*\*Generation (\d+)\*\*")
+    rows: dict[int, tuple[int, int, str]] = {}
+    current = None
+    with open(manifest, encoding="utf-8") as f:
+        for line in f:
+            found = heading.match(line)
+            if found:
+                current = found.group(1)
+            elif line.startswith("## "):
+                current = None
+            row = ROW.match(line)
+            if row and current == generation:
+                first, last = int(row.group(1)), int(row.group(2))
+                rows[first] = (last, int(row.group(3).replace(",", "")), row.group(4))
+    return rows
+
+
+def check(directory: str, names: list[str], manifest: str, chunk_games: int) -> int:
+    """Compares every complete chunk with its manifest row; 1 if any differs."""
+    generation = re.sub(r"^gen", "", os.path.basename(os.path.normpath(directory)))
+    rows = manifest_rows(manifest, generation)
+    if not rows:
+        print(f"{manifest}: no rows for generation {generation}", file=sys.stderr)
+        return 1
+    same = different = unlisted = 0
+    for name in names:
+        first = int(CHUNK.match(name).group(1))
+        digest, size = file_digest(os.path.join(directory, name))
+        games = f"{first}..{first + chunk_games}"
+        if first not in rows:
+            unlisted += 1
+            print(f"{name}: games {games}, {size // RECORD_LEN:,} positions, "
+                  f"`{digest[:16]}`: not in the manifest")
+            continue
+        _, positions, prefix = rows[first]
+        if positions == size // RECORD_LEN and digest.startswith(prefix):
+            same += 1
+            print(f"{name}: games {games}: same as the manifest")
+        else:
+            different += 1
+            print(f"{name}: games {games}: DIFFERENT: {size // RECORD_LEN:,} positions "
+                  f"`{digest[:16]}`, the manifest says {positions:,} `{prefix}`")
+    print(f"{same} same, {different} different, {unlisted} not in the manifest "
+          f"(generation {generation}, {len(rows)} rows)")
+    return 1 if different else 0
 
 
 def main() -> int:
@@ -25,11 +98,16 @@ def main() -> int:
     parser.add_argument("dir")
     parser.add_argument("--chunk-games", type=int, default=1000,
                         help="games per chunk, as given to datagen_chunks.sh (default 1000)")
+    parser.add_argument("--check", nargs="?", const=DEFAULT_MANIFEST, metavar="MANIFEST",
+                        help="compare the chunks with the manifest's rows instead of printing "
+                             "rows (default manifest: src/eval/nnue/nets/README.md)")
     args = parser.parse_args()
     names = sorted(n for n in os.listdir(args.dir) if CHUNK.match(n))
     if not names:
         print(f"{args.dir}: no complete chunk", file=sys.stderr)
         return 1
+    if args.check:
+        return check(args.dir, names, args.check, args.chunk_games)
     whole = hashlib.sha256()
     total = 0
     print("| games | positions | sha256 |")
