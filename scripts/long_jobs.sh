@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The long runs of issue 69 from the repository alone, so a fresh machine picks them up with
-# one command: generation 10's data (two disjoint game ranges) and the SPSA run at a fixed node
-# budget, pinned to core 1, whose state is committed in tuning/spsa-state.json.
+# The long runs from the repository alone, so a fresh machine picks them up with one command:
+# generation 10's data (two disjoint game ranges) and the SPSA run at a fixed node budget, whose
+# state is committed as it goes. The SPSA run is the second stage (started 2026-12-01): all 31
+# constants of `betacut tunables` on main's search (298e6e1, the values of the first stage),
+# state in tuning/spsa-stage2.json. The first stage (16 constants, 1,000 iterations, finished
+# 2026-11-29) is tuning/spsa-state.json, tuned with BETACUT_tune_8348558.
 #
 #   scripts/long_jobs.sh build     # the binaries the runs need, from their commits, into ~/bin
 #   scripts/long_jobs.sh start     # starts what is not running (builds first if needed)
@@ -25,13 +28,14 @@ SPSA_CONCURRENCY=${SPSA_CONCURRENCY:-$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)}
 # Generation 10's generator (nets/README.md, "Data manifest") and the SPSA run's tune build
 # (docs/experiments.md, "SPSA at a fixed number of nodes").
 DATAGEN_COMMIT=bb2deb1
-TUNE_COMMIT=8348558
+TUNE_COMMIT=298e6e1
 datagen_bin=$BIN/BETACUT_$DATAGEN_COMMIT
 tune_bin=$BIN/BETACUT_tune_$TUNE_COMMIT
 datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
     --exact-only --undamped --threads 1)
-spsa_args=(--state "$here/tuning/spsa-state.json" --iterations 1000 --pairs 4 --nodes 40000
-    --r-end 0.005 --seed 69 --commit-every 10)
+SPSA_STATE=tuning/spsa-stage2.json
+spsa_args=(--state "$here/$SPSA_STATE" --iterations 1000 --pairs 4 --nodes 40000
+    --r-end 0.005 --seed 70 --commit-every 10)
 
 # Builds `betacut` at COMMIT (with cargo FEATURES) into DEST, in a scratch worktree.
 build_at() {
@@ -67,7 +71,7 @@ case ${1:-} in
             done
             echo "data generation started into $DATA"
         fi
-        if [ "$SPSA" = 1 ] && ! running "spsa.py.*spsa-state.json"; then
+        if [ "$SPSA" = 1 ] && ! running "spsa.py.*$SPSA_STATE"; then
             (cd "$here" && setsid nohup taskset -c "$SPSA_CORES" python3 scripts/spsa.py \
                 --engine "$tune_bin" "${spsa_args[@]}" \
                 --concurrency "$SPSA_CONCURRENCY" \
@@ -84,7 +88,7 @@ case ${1:-} in
         [ -f "$here/target/spsa/run.log" ] && tail -1 "$here/target/spsa/run.log" | cut -c1-60
         ;;
     stop)
-        pkill -f "spsa.py.*spsa-state.json" || true
+        pkill -f "spsa.py.*$SPSA_STATE" || true
         pkill -f "match.py.*plus=" || true
         pkill -f "datagen_chunks.sh.*$DATA" || true
         pkill -f "^[^ ]+ datagen " || true
