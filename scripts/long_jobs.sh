@@ -4,7 +4,9 @@
 # state is committed as it goes. The SPSA run is the second stage (started 2026-12-01): all 31
 # constants of `betacut tunables` on main's search (298e6e1, the values of the first stage),
 # state in tuning/spsa-stage2.json. The first stage (16 constants, 1,000 iterations, finished
-# 2026-11-29) is tuning/spsa-state.json, tuned with BETACUT_tune_8348558.
+# 2026-11-29) is tuning/spsa-state.json, tuned with BETACUT_tune_8348558. SPSA is off by
+# default: the values depend on the evaluation, and a net fine-tuned on generation 10 is under
+# test, so the second stage waits for the net that ships next (then TUNE_COMMIT is its commit).
 #
 #   scripts/long_jobs.sh build     # the binaries the runs need, from their commits, into ~/bin
 #   scripts/long_jobs.sh start     # starts what is not running (builds first if needed)
@@ -13,7 +15,7 @@
 #
 # Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
 # matches take the cores from it, and scripts/sprt.sh and spsa.py pause it for timed games.
-# Environment: DATA [~/betacut-data/gen10], BIN [~/bin], SPSA [1] (0: data generation only),
+# Environment: DATA [~/betacut-data/gen10], BIN [~/bin], SPSA [0] (1: the SPSA run as well),
 # SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each ("0,1": both cores,
 # twice the iterations an hour; fixed-node games give the same results either way),
 # SPSA_CONCURRENCY [one per core]: games at a time (the harness keeps a fixed-node engine about
@@ -22,7 +24,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${DATA:-$HOME/betacut-data/gen10}
 BIN=${BIN:-$HOME/bin}
-SPSA=${SPSA:-1}
+SPSA=${SPSA:-0}
 SPSA_CORES=${SPSA_CORES:-1}
 SPSA_CONCURRENCY=${SPSA_CONCURRENCY:-$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)}
 # Generation 10's generator (nets/README.md, "Data manifest") and the SPSA run's tune build
