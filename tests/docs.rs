@@ -2,9 +2,10 @@
 //! the bench signature that the README and the changelog quote, and the positions and depth
 //! the docs give the bench; the commands and flags of `betacut --help` in the README's tools
 //! table, docs/tools.md and the manual page; every UCI option with its type, default and range
-//! in uci.md; every XBoard feature and option in xboard.md, and the features in the manual page;
-//! every file the docs name, and every `make` target they use. (tests/packaging.rs checks the
-//! manual page's options and commands, the changelog's version and the README's net.)
+//! in uci.md; every XBoard feature and option in xboard.md (and the options only UCI has), and
+//! the features in the manual page; every file the docs name, and every `make` target they
+//! use. (tests/packaging.rs checks the manual page's options and commands, the changelog's
+//! version and the README's net.)
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -503,7 +504,21 @@ fn xboard_md_documents_every_feature_and_option() {
         })
         .collect();
     assert!(offered.len() > 10, "{offered:?}");
-    check_options_table("xboard.md", &section(XBOARD_MD, "### Options"), &offered);
+    let options = section(XBOARD_MD, "### Options");
+    check_options_table("xboard.md", &options, &offered);
+
+    // The options only UCI has are named where the page says what XBoard has instead.
+    let text = options.join("\n");
+    for uci_only in uci_options()
+        .iter()
+        .filter(|o| !offered.iter().any(|(name, _)| *name == o.name))
+    {
+        assert!(
+            text.contains(&format!("`{}`", uci_only.name)),
+            "xboard.md's Options section does not say that {} is UCI's alone",
+            uci_only.name
+        );
+    }
 }
 
 #[test]
