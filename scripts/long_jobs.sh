@@ -84,10 +84,13 @@ case ${1:-} in
     status)
         pgrep -af "datagen_chunks.sh|spsa.py" | cut -c1-110 || echo "nothing running"
         if [ -d "$DATA" ]; then
-            echo "$(find "$DATA" -name 'chunk-*.bin' | wc -l) chunks in $DATA;" \
-                "in progress: $(find "$DATA" -name '*.part' -printf '%f ' )"
+            bytes=$(find "$DATA" -name 'chunk-*.bin' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+            echo "$(find "$DATA" -name 'chunk-*.bin' | wc -l) chunks in $DATA," \
+                "$((bytes / 32)) positions; in progress: $(find "$DATA" -name '*.part' -printf '%f ')"
         fi
-        [ -f "$here/target/spsa/run.log" ] && tail -1 "$here/target/spsa/run.log" | cut -c1-60
+        if running "spsa.py.*$SPSA_STATE" && [ -f "$here/target/spsa/run.log" ]; then
+            tail -1 "$here/target/spsa/run.log" | cut -c1-60
+        fi
         ;;
     stop)
         pkill -f "spsa.py.*$SPSA_STATE" || true
