@@ -85,15 +85,50 @@ pub const USAGE: &str = "usage:
                                            thread, repeatable; exit 1 if a game was skipped)";
 
 /// Runs the command line `args` (without the program name) and returns the exit code; errors
-/// print the usage to standard error and exit with 2.
+/// print the command's usage (all of it for an unknown command) to standard error and exit
+/// with 2.
 pub fn main(args: &[String]) -> ExitCode {
     match run(args) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("betacut: {message}\n{USAGE}");
+            let usage = args
+                .first()
+                .and_then(|command| command_usage(command))
+                .unwrap_or_else(|| USAGE.to_string());
+            eprintln!("betacut: {message}\n{usage}");
             ExitCode::from(2)
         }
     }
+}
+
+/// The part of [`USAGE`] about `command`: its entries (`book` has two) with their
+/// continuation and description lines, or `None` for a word that is no command.
+pub fn command_usage(command: &str) -> Option<String> {
+    // `uci` shares its entry with `xboard`.
+    let command = if command == "uci" { "xboard" } else { command };
+    let starts = |line: &str| {
+        line.strip_prefix("  betacut ").is_some_and(|rest| {
+            rest.split([' ', '|'])
+                .next()
+                .is_some_and(|word| word == command)
+        })
+    };
+    let mut lines = Vec::new();
+    let mut inside = false;
+    for line in USAGE.lines().skip(1) {
+        if line.starts_with("  betacut ") || line.trim().is_empty() || line.starts_with("  (") {
+            inside = starts(line);
+        }
+        if inside {
+            lines.push(line);
+        }
+    }
+    (!lines.is_empty()).then(|| format!("usage:\n{}", lines.join("\n")))
+}
+
+/// True if `args` ask for help: `--help` or `-h` anywhere among them.
+fn asks_for_help(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "-h")
 }
 
 /// Dispatches one command line.
@@ -103,6 +138,13 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     };
     let rest = &args[1..];
+    // `betacut COMMAND --help`: that command's usage on standard output.
+    if asks_for_help(rest) {
+        if let Some(usage) = command_usage(command) {
+            println!("{usage}");
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     match command.as_str() {
         "xboard" | "uci" if rest.is_empty() => {
             crate::protocol::run_stdio_with(command);
@@ -131,6 +173,10 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         "book" => super::book::run(rest),
         "probe" => run_probe(rest),
         "annotate" => super::annotate::run(rest),
+        "xboard" | "uci" | "tunables" => Err(format!(
+            "{command} takes no arguments (given: {})",
+            rest.join(" ")
+        )),
         other => Err(format!("unknown command {other:?}")),
     }
 }
@@ -547,7 +593,8 @@ fn run_probe(args: &[String]) -> Result<ExitCode, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_ply_range;
+    use super::{command_usage, parse_ply_range, run, USAGE};
+    use std::process::ExitCode;
 
     #[test]
     fn random_plies_are_a_number_or_a_rising_range() {
@@ -556,5 +603,70 @@ mod tests {
         assert!(parse_ply_range("9-8").is_err());
         assert!(parse_ply_range("8-").is_err());
         assert!(parse_ply_range("eight").is_err());
+    }
+
+    #[test]
+    fn each_command_has_its_own_usage() {
+        let commands = [
+            "xboard",
+            "uci",
+            "perft",
+            "divide",
+            "perft-suite",
+            "bench",
+            "epd",
+            "datagen",
+            "datagen-text",
+            "tune",
+            "tunables",
+            "train",
+            "book",
+            "probe",
+            "annotate",
+        ];
+        for command in commands {
+            let Some(usage) = command_usage(command) else {
+                panic!("no usage for {command}");
+            };
+            let entries: Vec<&str> = usage
+                .lines()
+                .filter(|l| l.starts_with("  betacut "))
+                .collect();
+            // Its own entries only: `book` has two, every other command one.
+            assert_eq!(entries.len(), 1 + usize::from(command == "book"), "{usage}");
+            let named = if command == "uci" { "xboard" } else { command };
+            assert!(
+                entries
+                    .iter()
+                    .all(|e| e.starts_with(&format!("  betacut {named} "))),
+                "{usage}"
+            );
+        }
+        // The continuation and description lines come with their entry.
+        assert!(command_usage("datagen").is_some_and(|u| u.contains("--undamped")));
+        assert!(command_usage("train").is_some_and(|u| u.contains("--min-ply")));
+        assert!(command_usage("annotate").is_some_and(|u| u.contains("exit 1 if a game")));
+        assert!(command_usage("bench").is_some_and(|u| !u.contains("bm/am")));
+        assert_eq!(command_usage("castle"), None);
+        assert!(USAGE.contains(&command_usage("probe").unwrap_or_default()[7..]));
+    }
+
+    #[test]
+    fn help_after_a_command_succeeds_and_stray_arguments_are_named() {
+        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(run(&args(&["perft", "--help"])), Ok(ExitCode::SUCCESS));
+        assert_eq!(
+            run(&args(&["annotate", "games.pgn", "-h"])),
+            Ok(ExitCode::SUCCESS)
+        );
+        let Err(message) = run(&args(&["tunables", "x"])) else {
+            panic!("tunables x is refused");
+        };
+        assert!(message.contains("takes no arguments"), "{message}");
+        let Err(message) = run(&args(&["xboard", "now"])) else {
+            panic!("xboard now is refused");
+        };
+        assert!(message.contains("xboard takes no arguments"), "{message}");
+        assert!(run(&args(&["castle", "--help"])).is_err());
     }
 }
