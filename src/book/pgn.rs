@@ -66,6 +66,16 @@ impl PgnGame {
     }
 }
 
+/// PGN text from its bytes: UTF-8 when they are valid UTF-8, otherwise ISO 8859-1 (Latin-1),
+/// the character set the PGN standard prescribes, in which every byte is a character (so
+/// `Mikha\xefl` reads as `Mikhaïl`). Nothing is refused or replaced.
+pub fn decode_pgn_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => std::borrow::Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+    }
+}
+
 /// True for the four results that end a movetext.
 pub fn is_result(token: &str) -> bool {
     matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
@@ -284,8 +294,8 @@ impl<R: BufRead> Iterator for PgnReader<R> {
                 }
                 Ok(_) => {
                     self.line += 1;
-                    // PGN files are often Latin-1: invalid UTF-8 is replaced, not refused.
-                    let text = String::from_utf8_lossy(&bytes);
+                    // PGN files are often Latin-1, as the standard has them.
+                    let text = decode_pgn_text(&bytes);
                     let text = text.trim_end_matches(['\n', '\r']);
                     self.read_line(text);
                 }
@@ -394,10 +404,15 @@ mod tests {
     }
 
     #[test]
-    fn latin1_bytes_do_not_stop_reading() {
+    fn latin1_files_are_read_as_latin1() {
         let bytes = b"[White \"Tal, Mikha\xefl\"]\n1. e4 *\n";
         let games: Vec<PgnGame> = PgnReader::new(&bytes[..]).filter_map(Result::ok).collect();
         assert_eq!(games.len(), 1);
         assert_eq!(moves(&games[0]), vec!["e4"]);
+        assert_eq!(games[0].tag("White"), Some("Tal, Mikhaïl"));
+        // UTF-8 stays UTF-8; a byte that is not UTF-8 makes the text Latin-1.
+        assert_eq!(decode_pgn_text("Müller".as_bytes()), "Müller");
+        assert_eq!(decode_pgn_text(b"M\xfcller"), "Müller");
+        assert_eq!(decode_pgn_text(b"\xa9 1851"), "© 1851");
     }
 }

@@ -126,8 +126,8 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let mut analyser = Analyser::new(searcher, limits, tables, book, sides, from_move);
 
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read {input}: {e}"))?;
-    // PGN files are often Latin-1: invalid UTF-8 is replaced, not refused.
-    let text = String::from_utf8_lossy(&bytes);
+    // PGN files are often Latin-1, as the standard has them.
+    let text = crate::book::pgn::decode_pgn_text(&bytes);
     let mut out: Box<dyn Write> = match &output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
