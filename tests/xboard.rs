@@ -386,6 +386,18 @@ fn a_refused_position_leaves_the_engine_without_one() {
         engine.expect("an error", is_error);
         engine.send("exit");
         assert!(!engine.sync().iter().any(|l| l.starts_with("move")));
+        // No hint, book listing or undo of the old game either (298e6e1 hinted a Black
+        // move of the position after 1. e4, listed its book moves and took 1. e4 back).
+        engine.send("hint");
+        let lines = engine.sync();
+        assert!(!lines.iter().any(|l| l.starts_with("Hint")), "{lines:?}");
+        for command in ["bk", "undo", "remove"] {
+            engine.send(command);
+            let lines = engine.expect_line(&format!(
+                "Error (no position: the last position was refused: {reason}): {command}"
+            ));
+            assert!(lines.is_empty(), "{command}: {lines:?}");
+        }
     }
     // Nor does `playother` choose a side by the old position.
     engine.send("playother");
@@ -812,6 +824,13 @@ fn draw_offers_follow_the_engines_score() {
     play_engine_move(&mut pos, &mv);
     engine.send("draw");
     engine.expect_line("offer draw");
+    // A new position set up after that move is not judged by its score: now the engine is
+    // the side a queen up and declines (Betacut 298e6e1 kept the old score and offered).
+    engine.send("force");
+    engine.send("setboard 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    engine.send("draw");
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| l != "offer draw"), "{lines:?}");
     // Engine is a queen up: it declines (says nothing).
     engine.send("new");
     engine.send("force");

@@ -382,13 +382,22 @@ impl Xboard {
                 self.abort_search();
                 self.edit = Some(EditBoard::from_fen(&self.position().to_fen()));
             }
-            Command::Hint => self.hint(),
-            Command::Bk => {
-                for text in self.engine.book_listing() {
-                    self.out.line(&format!(" {text}"));
+            // Without a position there is nothing to hint, list or take back: the engine's
+            // board is still the one before the refused position, which is not the GUI's.
+            Command::Hint => {
+                if self.no_position.is_none() {
+                    self.hint();
                 }
-                self.out.line("");
             }
+            Command::Bk => {
+                if !self.refused_without_position(line) {
+                    for text in self.engine.book_listing() {
+                        self.out.line(&format!(" {text}"));
+                    }
+                    self.out.line("");
+                }
+            }
+            Command::Undo | Command::Remove if self.refused_without_position(line) => {}
             Command::Undo => self.undo(1, line),
             Command::Remove => self.undo(2, line),
             Command::Hard => self.set_ponder(true),
@@ -518,6 +527,9 @@ impl Xboard {
         self.engine.set_game(game);
         self.position_changed();
         self.no_position = None;
+        // The score of the engine's last move belongs to the game before: a draw offer in the
+        // new position is not judged by it.
+        self.last_score = None;
     }
 
     fn set_board(&mut self, fen: &str) {
@@ -570,6 +582,8 @@ impl Xboard {
             self.engine.undo();
         }
         self.position_changed();
+        // The engine's last move may be gone, and with it what its score said.
+        self.last_score = None;
         // `undo` only restarts analysis; `remove` keeps playing the same colour, so a search
         // that `remove` interrupted starts again.
         if self.mode == Mode::Analyzing || (plies == 2 && was_thinking) {
