@@ -779,6 +779,26 @@ fn developer_commands_show_the_board_the_evaluation_perft_and_bench() {
         lines.iter().any(|l| l.starts_with("psqt pawn ")),
         "{lines:?}"
     );
+    assert!(
+        lines.contains(
+            &"Evaluation in use: built-in network (768x2 -> 256 -> 1, 8 output buckets)"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    // At a playing level the engine's moves are searched with the hand-crafted evaluation,
+    // and `eval` says so (298e6e1 said the network was used).
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.send("setoption name UCI_Elo value 1200");
+    engine.send("eval");
+    let lines = engine.sync();
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "Evaluation in use: hand-crafted for the engine's moves at the playing level (UCI_Elo 1200); built-in network"
+        )),
+        "{lines:?}"
+    );
+    engine.send("setoption name UCI_LimitStrength value false");
     engine.send("go perft 3");
     let lines = engine.sync();
     assert_eq!(

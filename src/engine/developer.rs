@@ -37,11 +37,22 @@ impl Engine {
     }
 
     /// The evaluation of the game position explained: the hand-crafted terms, then both
-    /// evaluations (the network's is the one the search uses, when there is one).
+    /// evaluations, then the one in use: the network's when there is one, except that at a
+    /// playing level the engine's own moves are searched with the hand-crafted evaluation.
     pub fn explain_evaluation(&self) -> Vec<String> {
         let pos = self.game.position();
         let mut lines = explain(pos, self.evaluation.network.as_deref()).lines(pos.side_to_move());
-        lines.push(format!("Evaluation in use: {}", self.evaluation_name()));
+        let in_use = if self.settings.limit_strength {
+            format!(
+                "hand-crafted for the engine's moves at the playing level (UCI_Elo {}); {} \
+                 for analysis",
+                self.settings.elo,
+                self.evaluation_name()
+            )
+        } else {
+            self.evaluation_name()
+        };
+        lines.push(format!("Evaluation in use: {in_use}"));
         lines
     }
 

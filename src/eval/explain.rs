@@ -103,10 +103,12 @@ impl Explanation {
         ));
         match self.network {
             Some(net) => lines.push(format!(
-                "Network evaluation: {net:+} (White's view), {:+} (side to move); the search uses it",
+                "Network evaluation: {net:+} (White's view), {:+} (side to move)",
                 view(net)
             )),
-            None => lines.push("Network evaluation: none (the hand-crafted evaluation plays)".into()),
+            None => {
+                lines.push("Network evaluation: none (the hand-crafted evaluation plays)".into())
+            }
         }
         lines
     }
