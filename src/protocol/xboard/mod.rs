@@ -397,9 +397,12 @@ impl Xboard {
                     self.out.line("");
                 }
             }
-            Command::Undo | Command::Remove if self.refused_without_position(line) => {}
-            Command::Undo => self.undo(1, line),
-            Command::Remove => self.undo(2, line),
+            Command::Undo | Command::Remove => {
+                if !self.refused_without_position(line) {
+                    let plies = if command == Command::Undo { 1 } else { 2 };
+                    self.undo(plies, line);
+                }
+            }
             Command::Hard => self.set_ponder(true),
             Command::Easy => self.set_ponder(false),
             Command::Post => self.post.store(true, Ordering::Relaxed),
