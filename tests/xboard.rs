@@ -537,10 +537,16 @@ fn analyze_mode_output_moves_undo_new_setboard_and_exit() {
     });
     check_pv(&position(fen), &line);
     assert!(line.ends_with("Ra8#"), "{line}");
-    // exclude / include change the moves searched at the root.
+    // exclude / include change the moves searched at the root; with every move excluded the
+    // analysis has nothing to show and says nothing (no move is played in analysis).
     engine.send("exclude all");
+    let mut quiet = engine.sync();
     engine.send("include h2h3");
-    let _ = engine.sync();
+    quiet.extend(engine.sync());
+    assert!(
+        quiet.iter().all(|l| !l.contains("no legal move")),
+        "{quiet:?}"
+    );
     let (line, _) = engine.expect("thinking line", is_thinking);
     assert_eq!(line.split_whitespace().nth(4), Some("h3"), "{line}");
     engine.send("include all");

@@ -162,7 +162,10 @@ impl Engine {
                 level.choose_for(&mut result, self.level_seed ^ position.key());
             }
         }
-        self.ensure_legal(&position, &mut result);
+        // An analysis with every root move excluded has no move to show, and none is played.
+        if !(kind == SearchKind::Analyze && result.best_move.is_none()) {
+            self.ensure_legal(&position, &mut result);
+        }
         self.apply_settings(&mut searcher);
         self.searcher = Some(searcher);
         FinishedSearch {
