@@ -31,7 +31,13 @@ SPSA_CONCURRENCY=${SPSA_CONCURRENCY:-$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)}
 # (docs/experiments.md, "SPSA at a fixed number of nodes").
 DATAGEN_COMMIT=bb2deb1
 TUNE_COMMIT=298e6e1
-datagen_bin=$BIN/BETACUT_$DATAGEN_COMMIT
+# The generator is built for this machine's CPU (DATAGEN_RUSTFLAGS): the search is integer
+# arithmetic and its node counts decide every move, so the games are the same bits as the
+# portable build's (`scripts/data_manifest.py --check` compares each chunk with the manifest),
+# made about 8 % faster (2026-12-01, Intel Xeon VM: 12 games in 5.31 s of CPU against 5.78 s,
+# the mean of six alternated runs each; the same sha256).
+DATAGEN_RUSTFLAGS=${DATAGEN_RUSTFLAGS--C target-cpu=native}
+datagen_bin=$BIN/BETACUT_$DATAGEN_COMMIT${DATAGEN_RUSTFLAGS:+_native}
 tune_bin=$BIN/BETACUT_tune_$TUNE_COMMIT
 datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
     --exact-only --undamped --threads 1)
@@ -39,14 +45,17 @@ SPSA_STATE=tuning/spsa-stage2.json
 spsa_args=(--state "$here/$SPSA_STATE" --iterations 1000 --pairs 4 --nodes 40000
     --r-end 0.005 --seed 70 --commit-every 10)
 
-# Builds `betacut` at COMMIT (with cargo FEATURES) into DEST, in a scratch worktree.
+# Builds `betacut` at COMMIT (with cargo FEATURES, and RUSTFLAGS if given) into DEST, in a
+# scratch worktree.
 build_at() {
-    local commit=$1 dest=$2 features=${3:-}
+    local commit=$1 dest=$2 features=${3:-} rustflags=${4:-}
     [ -x "$dest" ] && return 0
     local tree
     tree=$(mktemp -d)
     git -C "$here" worktree add --detach "$tree" "$commit" >/dev/null
-    (cd "$tree" && cargo build --release --quiet ${features:+--features "$features"})
+    # An empty RUSTFLAGS would override .cargo/config.toml's target: set it only when given.
+    (cd "$tree" && env ${rustflags:+RUSTFLAGS="$rustflags"} cargo build --release --quiet \
+        ${features:+--features "$features"})
     mkdir -p "$(dirname "$dest")"
     cp "$tree/target/release/betacut" "$dest"
     git -C "$here" worktree remove --force "$tree"
@@ -57,7 +66,7 @@ running() { pgrep -f "$1" >/dev/null; }
 
 case ${1:-} in
     build)
-        build_at "$DATAGEN_COMMIT" "$datagen_bin"
+        build_at "$DATAGEN_COMMIT" "$datagen_bin" "" "$DATAGEN_RUSTFLAGS"
         build_at "$TUNE_COMMIT" "$tune_bin" tune
         ;;
     start)
