@@ -31,13 +31,17 @@ SPSA_CONCURRENCY=${SPSA_CONCURRENCY:-$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)}
 # (docs/experiments.md, "SPSA at a fixed number of nodes").
 DATAGEN_COMMIT=bb2deb1
 TUNE_COMMIT=298e6e1
-# The generator is built for this machine's CPU (DATAGEN_RUSTFLAGS): the search is integer
-# arithmetic and its node counts decide every move, so the games are the same bits as the
-# portable build's (`scripts/data_manifest.py --check` compares each chunk with the manifest),
+# The generator is built for this machine's CPU (DATAGEN_NATIVE=1; 0: the portable build of
+# .cargo/config.toml): the search is integer arithmetic and its node counts decide every move,
+# so the games are the same bits as the portable build's (`scripts/data_manifest.py --check` compares each chunk with the manifest),
 # made about 8 % faster (2026-12-01, Intel Xeon VM: 12 games in 5.31 s of CPU against 5.78 s,
 # the mean of six alternated runs each; the same sha256).
-DATAGEN_RUSTFLAGS=${DATAGEN_RUSTFLAGS--C target-cpu=native}
-datagen_bin=$BIN/BETACUT_$DATAGEN_COMMIT${DATAGEN_RUSTFLAGS:+_native}
+DATAGEN_NATIVE=${DATAGEN_NATIVE:-1}
+if [ "$DATAGEN_NATIVE" = 1 ]; then
+    datagen_rustflags="-C target-cpu=native" datagen_bin=$BIN/BETACUT_${DATAGEN_COMMIT}_native
+else
+    datagen_rustflags="" datagen_bin=$BIN/BETACUT_$DATAGEN_COMMIT
+fi
 tune_bin=$BIN/BETACUT_tune_$TUNE_COMMIT
 datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
     --exact-only --undamped --threads 1)
@@ -66,7 +70,7 @@ running() { pgrep -f "$1" >/dev/null; }
 
 case ${1:-} in
     build)
-        build_at "$DATAGEN_COMMIT" "$datagen_bin" "" "$DATAGEN_RUSTFLAGS"
+        build_at "$DATAGEN_COMMIT" "$datagen_bin" "" "$datagen_rustflags"
         build_at "$TUNE_COMMIT" "$tune_bin" tune
         ;;
     start)
