@@ -34,8 +34,9 @@ TUNE_COMMIT=298e6e1
 # The generator is built for this machine's CPU (DATAGEN_NATIVE=1; 0: the portable build of
 # .cargo/config.toml): the search is integer arithmetic and its node counts decide every move,
 # so the games are the same bits as the portable build's (`scripts/data_manifest.py --check`
-# compares each chunk with the manifest), made about 8 % faster (2026-12-01, Intel Xeon VM: 12 games in 5.31 s of CPU against 5.78 s,
-# the mean of six alternated runs each; the same sha256).
+# compares each chunk with the manifest), made about 8 % faster (2026-12-01, Intel Xeon VM:
+# 12 games in 5.31 s of CPU against 5.78 s, the mean of six alternated runs each; the same
+# sha256).
 DATAGEN_NATIVE=${DATAGEN_NATIVE:-1}
 if [ "$DATAGEN_NATIVE" = 1 ]; then
     datagen_rustflags="-C target-cpu=native" datagen_bin=$BIN/BETACUT_${DATAGEN_COMMIT}_native
