@@ -30,7 +30,8 @@ pub const USAGE: &str = "usage:
   betacut epd <file.epd> [--movetime MS] [--depth N] [--nodes N] [--threads N] [--hash MB]
                   [--net FILE|--hce] [--verbose]
                                            run a bm/am test suite, print solved/total
-                                           (--verbose: every iteration of every search)
+                                           (exit 1 if a position was not solved;
+                                           --verbose: every iteration of every search)
   betacut datagen <out> [--text] [--games N] [--first-game K] [--nodes N] [--soft-nodes N]
                   [--depth N] [--seed S] [--threads N] [--hash MB] [--random-plies N[-M]]
                   [--opening-limit CP] [--exact-only] [--undamped] [--openings FILE]
@@ -359,7 +360,13 @@ fn run_epd(args: &[String]) -> Result<ExitCode, String> {
         outcomes.len(),
         start.elapsed().as_secs_f64()
     );
-    Ok(ExitCode::SUCCESS)
+    // Like a test runner: a script can tell from the status alone whether every position
+    // was solved.
+    Ok(if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
