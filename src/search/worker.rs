@@ -151,15 +151,24 @@ fn check_mask(node_budget: Option<u64>) -> u64 {
     interval - 1
 }
 
-/// Fills the late-move reductions by depth and move number: logarithmic in both.
+/// Fills the late-move reductions by depth and move number, logarithmic in both, in
+/// hundredths of a ply: the tunable adjustments (hundredths too) are added to them before the
+/// sum is floored to whole plies (see [`whole_plies`]), so an adjustment of 40 counts wherever
+/// it takes the sum past a whole ply.
 fn fill_reductions(table: &mut [[i32; 64]; 64]) {
     let base = f64::from(params::lmr_base()) / 100.0;
     let divisor = f64::from(params::lmr_divisor()) / 100.0;
     for (depth, row) in table.iter_mut().enumerate().skip(1) {
         for (moves, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32;
+            *r = (100.0 * (base + (depth as f64).ln() * (moves as f64).ln() / divisor)) as i32;
         }
     }
+}
+
+/// A reduction in hundredths of a ply, floored to whole plies.
+#[inline]
+fn whole_plies(hundredths: i32) -> i32 {
+    hundredths.div_euclid(100)
 }
 
 /// The late-move reduction table (see [`fill_reductions`]).
@@ -909,7 +918,9 @@ impl Worker {
                     // The depth this move would be searched at after its reduction.
                     let reduced = depth
                         - 1
-                        - self.reductions[depth.min(63) as usize][(moves_searched + 1).min(63)];
+                        - whole_plies(
+                            self.reductions[depth.min(63) as usize][(moves_searched + 1).min(63)],
+                        );
                     // Futility: even a good margin over the static evaluation stays below
                     // alpha; the quiets after this one are ordered worse and go too.
                     if ablation::FUTILITY
@@ -986,17 +997,18 @@ impl Worker {
                 let mut r = 0;
                 let lmr = ablation::LMR && depth >= 3 && moves_searched > 1 + usize::from(pv_node);
                 if lmr {
-                    // The adjustments are in hundredths of a ply (tunables), rounded once.
+                    // The adjustments are in hundredths of a ply (tunables).
                     let flag = |on: bool, hundredths: i32| if on { hundredths } else { 0 };
                     if quiet {
                         let table = self.reductions[depth.min(63) as usize][moves_searched.min(63)];
                         let refutation = mv == killers[0] || mv == killers[1] || mv == counter;
-                        let hundredths = 100 * table - flag(pv_node, params::lmr_pv())
+                        // Summed with the table's hundredths, floored once.
+                        let hundredths = table - flag(pv_node, params::lmr_pv())
                             + flag(!improving, params::lmr_not_improving())
                             + flag(cut_node, params::lmr_cut_node())
                             - flag(gives_check, params::lmr_gives_check())
                             - flag(refutation, params::lmr_refutation());
-                        r = (hundredths + 50).div_euclid(100);
+                        r = whole_plies(hundredths);
                         r -= history_score / params::lmr_history_divisor();
                     } else {
                         // Losing captures come after the quiets: reduce them a little.
@@ -1288,7 +1300,28 @@ fn first_child_is_cut_node(pv_node: bool, cut_node: bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::first_child_is_cut_node;
+    use super::{first_child_is_cut_node, reduction_table, whole_plies};
+
+    #[test]
+    fn reductions_keep_their_hundredths_for_the_adjustments() {
+        if super::params::TUNABLE_BUILD {
+            return; // the constants may have been set by another test
+        }
+        let table = reduction_table();
+        // 0.81 + ln 10 * ln 10 / 2.58 = 2.865 plies at depth 10, move 10.
+        assert_eq!(table[10][10], 286);
+        assert_eq!(whole_plies(table[10][10]), 2);
+        // An adjustment of 40 hundredths takes it past the third ply; one of 10 does not.
+        assert_eq!(whole_plies(table[10][10] + 40), 3);
+        assert_eq!(whole_plies(table[10][10] + 10), 2);
+        // A whole-ply adjustment gives what a table in whole plies would have.
+        assert_eq!(whole_plies(table[10][10] - 100), 1);
+        assert_eq!(whole_plies(table[10][10] + 100), 3);
+        // Reductions grow with the depth and the move number.
+        assert!(table[3][3] < table[10][10] && table[10][10] < table[20][40]);
+        // A negative sum floors towards fewer plies, as the clamp to zero expects.
+        assert_eq!(whole_plies(-30), -1);
+    }
 
     #[test]
     fn node_types_alternate_down_the_first_move() {
