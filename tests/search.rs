@@ -247,21 +247,23 @@ fn every_reported_principal_variation_is_legal() {
 #[test]
 fn a_search_stopped_inside_an_iteration_plays_the_head_of_its_last_reported_legal_line() {
     // Node budgets stop these searches part-way through an iteration; a root move that beat
-    // the others before the stop is played, and it is reported first, with a legal line.
+    // the others before the stop is played, and it is reported last (as exact, or as a lower
+    // bound when it failed high), with a legal line.
     let suite = load_epd(Path::new("tests/data/wac.epd")).unwrap_or_else(|e| panic!("{e}"));
     for case in suite.iter().step_by(10) {
         let fen = case.fen.as_str();
         let pos = position(fen);
-        let (result, pvs) = search(
+        let (result, lines) = lines_of(
             &pos,
             SearchLimits {
                 nodes: Some(40_000),
                 ..SearchLimits::default()
             },
         );
-        let last = pvs
+        let last = &lines
             .last()
-            .unwrap_or_else(|| panic!("{fen}: nothing reported"));
+            .unwrap_or_else(|| panic!("{fen}: nothing reported"))
+            .4;
         assert_eq!(last.first(), Some(&result.best_move), "{fen}");
         assert_eq!(&result.pv, last, "{fen}");
         assert_legal_line(&pos, last, fen);
@@ -514,4 +516,42 @@ fn a_mate_limit_ends_the_search_once_the_mate_is_found() {
     .0;
     assert_eq!(mate_in_moves(result.score), Some(2));
     assert!(result.depth < 40, "stopped at depth {}", result.depth);
+}
+
+#[test]
+fn a_search_stopped_after_a_root_fail_high_reports_a_lower_bound() {
+    // Kiwipete fails high at the root in some iterations; a node limit that stops the search
+    // after such a fail high, before the re-search ends, leaves a score that only bounds the
+    // true one from below. Its last report must say so, as the result does.
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let mut interrupted_fail_highs = 0;
+    for nodes in (20_000..=400_000).step_by(4_000) {
+        let (result, lines) = lines_of(
+            &pos,
+            SearchLimits {
+                nodes: Some(nodes),
+                ..SearchLimits::default()
+            },
+        );
+        if !result.exact {
+            interrupted_fail_highs += 1;
+            let last = lines
+                .last()
+                .unwrap_or_else(|| panic!("{nodes} nodes: no line"));
+            assert_eq!(
+                (last.2, last.4.first()),
+                (result.score, Some(&result.best_move)),
+                "{nodes} nodes: the last line is the move played"
+            );
+            assert_eq!(
+                last.3,
+                Bound::Lower,
+                "{nodes} nodes: stopped after a fail high"
+            );
+        }
+    }
+    assert!(
+        interrupted_fail_highs > 0,
+        "some node limit stops the search after a root fail high"
+    );
 }

@@ -43,9 +43,10 @@ pub struct SearchRequest {
 /// too).
 pub const BOUND_LINES_AFTER: Duration = Duration::from_secs(3);
 
-/// True if a line with `bound` reported `elapsed` into a search is shown.
-pub fn shows_line(bound: Bound, elapsed: Duration) -> bool {
-    bound == Bound::Exact || elapsed >= BOUND_LINES_AFTER
+/// True if a line with `bound` reported `elapsed` into a search is shown; the line of the move
+/// a stopped search plays (`final_line`) always is.
+pub fn shows_line(bound: Bound, elapsed: Duration, final_line: bool) -> bool {
+    final_line || bound == Bound::Exact || elapsed >= BOUND_LINES_AFTER
 }
 
 /// What the search thread gets to run.
@@ -119,7 +120,7 @@ impl Reporter {
     fn report(&self, update: &SearchUpdate, control: &SearchControl) {
         match update {
             SearchUpdate::Line(report) => {
-                if !shows_line(report.bound, report.elapsed) {
+                if !shows_line(report.bound, report.elapsed, report.final_line) {
                     return;
                 }
                 if report.multipv == 1 {
@@ -355,10 +356,16 @@ mod tests {
 
     #[test]
     fn fail_lines_wait_for_the_first_seconds_and_complete_lines_do_not() {
-        assert!(shows_line(Bound::Exact, Duration::ZERO));
-        assert!(!shows_line(Bound::Lower, Duration::from_millis(2999)));
-        assert!(!shows_line(Bound::Upper, Duration::from_millis(10)));
-        assert!(shows_line(Bound::Lower, BOUND_LINES_AFTER));
-        assert!(shows_line(Bound::Upper, Duration::from_secs(60)));
+        assert!(shows_line(Bound::Exact, Duration::ZERO, false));
+        assert!(!shows_line(
+            Bound::Lower,
+            Duration::from_millis(2999),
+            false
+        ));
+        assert!(!shows_line(Bound::Upper, Duration::from_millis(10), false));
+        assert!(shows_line(Bound::Lower, BOUND_LINES_AFTER, false));
+        assert!(shows_line(Bound::Upper, Duration::from_secs(60), false));
+        // The line of the move a stopped search plays, a fail high, is shown at once.
+        assert!(shows_line(Bound::Lower, Duration::from_millis(10), true));
     }
 }

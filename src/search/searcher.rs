@@ -42,6 +42,9 @@ pub struct SearchReport<'a> {
     pub tbhits: u64,
     /// Principal variation, first move first.
     pub pv: &'a [Move],
+    /// The line of the move that a search stopped inside an iteration plays (its last
+    /// report), so a front-end shows it whatever its bound.
+    pub final_line: bool,
 }
 
 /// The main thread starts searching a root move.
@@ -304,6 +307,7 @@ impl Searcher {
                     pv_index,
                     bound,
                     seldepth,
+                    final_line,
                 } => SearchUpdate::Line(SearchReport {
                     depth: line.depth,
                     seldepth,
@@ -315,6 +319,7 @@ impl Searcher {
                     hashfull: tt.hashfull(),
                     tbhits: tb.map_or(0, SearchTablebases::hits),
                     pv: &line.pv,
+                    final_line,
                 }),
                 WorkerEvent::RootMove { depth, mv, number } => {
                     SearchUpdate::RootMove(RootMoveReport {
@@ -409,6 +414,7 @@ impl Searcher {
                 hashfull: 0,
                 tbhits: 0,
                 pv: &[],
+                final_line: true,
             }));
         }
         control.wait_while_pondering();

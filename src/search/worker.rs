@@ -50,6 +50,8 @@ pub(crate) enum WorkerEvent<'a> {
         pv_index: usize,
         bound: Bound,
         seldepth: u32,
+        /// The line of the move a search stopped inside an iteration plays.
+        final_line: bool,
     },
     /// The main thread starts on a root move (`number` counts from 1).
     RootMove { depth: u32, mv: Move, number: u32 },
@@ -307,9 +309,15 @@ impl Worker {
                     if pv_index == 0 {
                         // Interrupted: a root move that raised alpha in this iteration has been
                         // fully searched and beat every move before it, the previous best
-                        // included.
+                        // included. Its score is exact unless it failed high, when it only
+                        // bounds the line's score from below.
                         if let Some(partial) = self.partial.take() {
-                            self.report_line(sh, &partial, 0, Bound::Exact);
+                            let bound = if partial.exact {
+                                Bound::Exact
+                            } else {
+                                Bound::Lower
+                            };
+                            self.report_line(sh, &partial, 0, bound, true);
                             self.completed = Some(partial);
                         }
                     }
@@ -343,7 +351,7 @@ impl Worker {
                     exact: true,
                 };
                 if lines_wanted == 1 {
-                    self.report_line(sh, &iteration, 0, Bound::Exact);
+                    self.report_line(sh, &iteration, 0, Bound::Exact, false);
                 }
                 self.completed = Some(iteration);
             }
@@ -355,7 +363,7 @@ impl Worker {
                 }
                 new_lines.sort_by_key(|line| std::cmp::Reverse(line.score));
                 for (k, line) in new_lines.iter().enumerate() {
-                    self.report_line(sh, line, k, Bound::Exact);
+                    self.report_line(sh, line, k, Bound::Exact, false);
                 }
                 self.lines = new_lines
                     .iter()
@@ -386,7 +394,14 @@ impl Worker {
     }
 
     /// Reports a line of an iteration (main thread only). `pv_index` counts from 0.
-    fn report_line(&self, sh: &Shared, line: &Iteration, pv_index: usize, bound: Bound) {
+    fn report_line(
+        &self,
+        sh: &Shared,
+        line: &Iteration,
+        pv_index: usize,
+        bound: Bound,
+        final_line: bool,
+    ) {
         if !self.is_main() {
             return;
         }
@@ -396,6 +411,7 @@ impl Worker {
             pv_index,
             bound,
             seldepth: self.seldepth as u32,
+            final_line,
         });
     }
 
@@ -411,7 +427,7 @@ impl Worker {
             pv,
             exact: false,
         };
-        self.report_line(sh, &line, pv_index, bound);
+        self.report_line(sh, &line, pv_index, bound, false);
     }
 
     /// After an iteration: stop for a found mate, the soft node budget, an only move, or the

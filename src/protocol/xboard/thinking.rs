@@ -114,6 +114,7 @@ mod tests {
             hashfull: 0,
             tbhits: 0,
             pv: &[e5],
+            final_line: false,
         };
         assert_eq!(
             thinking_line(&report, &root, &[e4], report.elapsed),
