@@ -580,6 +580,12 @@ impl Worker {
             || self.pos.has_insufficient_material()
     }
 
+    /// The late-move reduction of the `moves`-th move at `depth`, in hundredths of a ply.
+    #[inline]
+    fn reduction(&self, depth: i32, moves: usize) -> i32 {
+        self.reductions[depth.clamp(0, 63) as usize][moves.min(63)]
+    }
+
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
         let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -932,11 +938,8 @@ impl Worker {
                         continue;
                     }
                     // The depth this move would be searched at after its reduction.
-                    let reduced = depth
-                        - 1
-                        - whole_plies(
-                            self.reductions[depth.min(63) as usize][(moves_searched + 1).min(63)],
-                        );
+                    let reduced =
+                        depth - 1 - whole_plies(self.reduction(depth, moves_searched + 1));
                     // Futility: even a good margin over the static evaluation stays below
                     // alpha; the quiets after this one are ordered worse and go too.
                     if ablation::FUTILITY
@@ -1016,7 +1019,7 @@ impl Worker {
                     // The adjustments are in hundredths of a ply (tunables).
                     let flag = |on: bool, hundredths: i32| if on { hundredths } else { 0 };
                     if quiet {
-                        let table = self.reductions[depth.min(63) as usize][moves_searched.min(63)];
+                        let table = self.reduction(depth, moves_searched);
                         let refutation = mv == killers[0] || mv == killers[1] || mv == counter;
                         // Summed with the table's hundredths, floored once.
                         let hundredths = table - flag(pv_node, params::lmr_pv())
