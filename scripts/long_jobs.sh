@@ -15,7 +15,7 @@
 #
 # Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
 # matches take the cores from it, and scripts/sprt.sh and spsa.py pause it for timed games.
-# Environment: DATA [~/betacut-data/gen10], BIN [~/bin], SPSA [0] (1: the SPSA run as well),
+# Environment: DATA [~/betacut-data/gen10], DATA_LANES (below), BIN [~/bin], SPSA [0] (1: the SPSA run as well),
 # SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each ("0,1": both cores,
 # twice the iterations an hour; fixed-node games give the same results either way),
 # SPSA_CONCURRENCY [one per core]: games at a time (the harness keeps a fixed-node engine about
@@ -46,6 +46,12 @@ fi
 tune_bin=$BIN/BETACUT_tune_$TUNE_COMMIT
 datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
     --exact-only --undamped --threads 1)
+# The game ranges, one lane a core: "FROM:TO" ranges run in order, joined by commas. Every new
+# machine so far lost the data (2026-12-02 the third time), so the lanes make games never made
+# before rather than the lost ones again: the held-out chunk 0 first, then games 55,000..200,000
+# and 255,000..400,000 (the lost nets' ranges, 1,000..55,000 and 200,000..255,000, are in the
+# manifest and can be made again with DATA_LANES="0:55000 200000:255000").
+DATA_LANES=${DATA_LANES:-0:1000,55000:200000 255000:400000}
 SPSA_STATE=tuning/spsa-stage2.json
 spsa_args=(--state "$here/$SPSA_STATE" --iterations 1000 --pairs 4 --nodes 40000
     --r-end 0.005 --seed 70 --commit-every 10)
@@ -80,10 +86,14 @@ case ${1:-} in
         # A chunk cut off by the end of a session is incomplete: it restarts from its start.
         if ! running "datagen_chunks.sh.*$DATA"; then
             rm -f "$DATA"/*.part
-            for range in 0:200000 200000:400000; do
-                FIRST=${range%%:*} setsid nohup chrt -i 0 nice -n 19 \
-                    "$here/scripts/datagen_chunks.sh" "$datagen_bin" "$DATA" 4310 \
-                    "${range##*:}" 1000 "${datagen_flags[@]}" >/dev/null 2>&1 </dev/null &
+            for lane in $DATA_LANES; do
+                setsid nohup chrt -i 0 nice -n 19 bash -c '
+                    lane=$1 script=$2 bin=$3 data=$4
+                    shift 4
+                    for range in ${lane//,/ }; do
+                        FIRST=${range%%:*} "$script" "$bin" "$data" 4310 "${range##*:}" 1000 "$@"
+                    done' lane "$lane" "$here/scripts/datagen_chunks.sh" "$datagen_bin" \
+                    "$DATA" "${datagen_flags[@]}" >/dev/null 2>&1 </dev/null &
             done
             echo "data generation started into $DATA"
         fi
