@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The long runs from the repository alone, so a fresh machine picks them up with one command:
-# generation 10's data (two disjoint game ranges) and the SPSA run at a fixed node budget, whose
-# state is committed as it goes. The SPSA run is the second stage (started 2026-12-01): all 31
-# constants of `betacut tunables` on main's search (298e6e1, the values of the first stage),
-# state in tuning/spsa-stage2.json. The first stage (16 constants, 1,000 iterations, finished
+# generation 10's data (lanes of game ranges) and the SPSA run at a fixed node budget, whose
+# state is committed as it goes. The SPSA run is the second stage (started again 2026-12-02):
+# all 31 constants of `betacut tunables` on main's search (a5aecf1: the values of the first
+# stage, the late-move reductions kept in hundredths so that their adjustments tune), state in
+# tuning/spsa-stage2.json. The first stage (16 constants, 1,000 iterations, finished
 # 2026-11-29) is tuning/spsa-state.json, tuned with BETACUT_tune_8348558. SPSA is off by
-# default: the values depend on the evaluation, and a net fine-tuned on generation 10 is under
-# test, so the second stage waits for the net that ships next (then TUNE_COMMIT is its commit).
+# default (SPSA=1 runs it); it tunes on gen8.bin, as no newer net is near shipping.
 #
 #   scripts/long_jobs.sh build     # the binaries the runs need, from their commits, into ~/bin
 #   scripts/long_jobs.sh start     # starts what is not running (builds first if needed)
@@ -30,7 +30,7 @@ SPSA_CONCURRENCY=${SPSA_CONCURRENCY:-$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)}
 # Generation 10's generator (nets/README.md, "Data manifest") and the SPSA run's tune build
 # (docs/experiments.md, "SPSA at a fixed number of nodes").
 DATAGEN_COMMIT=bb2deb1
-TUNE_COMMIT=298e6e1
+TUNE_COMMIT=a5aecf1
 # The generator is built for this machine's CPU (DATAGEN_NATIVE=1; 0: the portable build of
 # .cargo/config.toml): the search is integer arithmetic and its node counts decide every move,
 # so the games are the same bits as the portable build's (`scripts/data_manifest.py --check`
