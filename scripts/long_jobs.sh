@@ -98,6 +98,11 @@ case ${1:-} in
             echo "data generation started into $DATA"
         fi
         if [ "$SPSA" = 1 ] && ! running "spsa.py.*$SPSA_STATE"; then
+            # A fresh machine has no python-chess for match.py: the tools' venv alone (no apt
+            # packages: the games are Betacut against Betacut).
+            if [ ! -x "$HOME/.venv-chess-tools/bin/python" ]; then
+                NO_APT=1 "$here/../shared/tools/setup.sh" >/dev/null
+            fi
             (cd "$here" && setsid nohup taskset -c "$SPSA_CORES" python3 scripts/spsa.py \
                 --engine "$tune_bin" "${spsa_args[@]}" \
                 --concurrency "$SPSA_CONCURRENCY" \
