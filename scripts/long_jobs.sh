@@ -111,7 +111,8 @@ case ${1:-} in
         fi
         ;;
     status)
-        pgrep -af "datagen_chunks.sh|spsa.py" | cut -c1-110 || echo "nothing running"
+        # The chunk runs (not the lanes' shells around them) and the SPSA run.
+        pgrep -af "^bash [^ ]*datagen_chunks.sh|spsa.py" | cut -c1-140 || echo "nothing running"
         if [ -d "$DATA" ]; then
             bytes=$(find "$DATA" -name 'chunk-*.bin' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
             echo "$(find "$DATA" -name 'chunk-*.bin' | wc -l) chunks in $DATA," \
