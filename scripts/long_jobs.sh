@@ -15,9 +15,10 @@
 #
 # Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
 # matches take the cores from it, and scripts/sprt.sh and spsa.py pause it for timed games.
-# Environment: DATA [~/betacut-data/gen10], DATA_LANES (below), BIN [~/bin], SPSA [0] (1: the SPSA run as well),
-# SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each ("0,1": both cores,
-# twice the iterations an hour; fixed-node games give the same results either way),
+# Environment: DATA [~/betacut-data/gen10], DATA_LANES (below), BIN [~/bin], SPSA [0] (1: the
+# SPSA run as well), SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each
+# ("0,1": both cores, twice the iterations an hour; fixed-node games give the same results
+# either way),
 # SPSA_CONCURRENCY [one per core]: games at a time (the harness keeps a fixed-node engine about
 # a third busy, so two games a core go faster still).
 set -euo pipefail
