@@ -48,11 +48,14 @@ tune_bin=$BIN/BETACUT_tune_$TUNE_COMMIT
 datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
     --exact-only --undamped --threads 1)
 # The game ranges, one lane a core: "FROM:TO" ranges run in order, joined by commas. Every new
-# machine so far lost the data (2026-12-02 the third time), so the lanes make games never made
-# before rather than the lost ones again: the held-out chunk 0 first, then games 55,000..200,000
-# and 255,000..400,000 (the lost nets' ranges, 1,000..55,000 and 200,000..255,000, are in the
-# manifest and can be made again with DATA_LANES="0:55000 200000:255000").
-DATA_LANES=${DATA_LANES:-0:1000,55000:200000 255000:400000}
+# machine so far lost the data (2026-12-02 the fourth time), so the lanes make games no net has
+# been trained on: the held-out chunk 0 first, then each lane of tuning/gen10-lanes from its
+# next game (the first not used by a committed net; scripts/net_session.sh moves it on). The
+# lost nets' ranges, 1,000..55,000 and 200,000..255,000, are in the manifest and can be made
+# again with DATA_LANES="0:55000 200000:255000".
+lanes_file=$here/tuning/gen10-lanes
+DATA_LANES=${DATA_LANES:-$(awk '!/^#/ { printf "%s%s:%s", (n++ ? " " : "0:1000,"), $1, $2 }' \
+    "$lanes_file")}
 SPSA_STATE=tuning/spsa-stage2.json
 spsa_args=(--state "$here/$SPSA_STATE" --iterations 1000 --pairs 4 --nodes 40000
     --r-end 0.005 --seed 70 --commit-every 10)

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# One session's data made into a net within the session, for machines that do not outlive it:
+# both cores make new games of generation 10 for MINUTES, then the net INIT is fine-tuned on
+# them, its held-out losses are measured beside INIT's, and the net, the new chunks' manifest
+# rows and the lanes' next games are committed at once. A session that is cut off before the
+# commit loses only its own work; the next one makes the same games again (they depend only on
+# the seed and the game number) and goes on.
+#
+#   scripts/net_session.sh NAME MINUTES       # e.g. ft10-s1 100
+#
+# Steps: (1) the generator (bb2deb1, scripts/long_jobs.sh build) and this checkout's release
+# build (the trainer) if missing; (2) data generation on two lanes at idle priority: the first
+# makes the held-out chunk 0 first if it is not on disk, then each lane goes on from its next
+# game in tuning/gen10-lanes ("NEXT END" per line: the first game not yet made, and the lane's
+# end); (3) after MINUTES the lanes stop (unfinished chunks are dropped) and every chunk is
+# checked against the manifest (scripts/data_manifest.py --check); (4) scripts/train_finetune.sh
+# NAME on the lanes' complete chunks from their start, from INIT, on THREADS threads;
+# (5) scripts/held_out.sh INIT and the new net; (6) the net goes to
+# src/eval/nnue/nets/candidates/NAME.bin with a row in the nets README (its provenance and
+# losses), the new chunks' rows go to the manifest, tuning/gen10-lanes moves on, and all is
+# committed. The net is not played here: its fixed-node SPRT against gen8.bin follows
+# (docs/experiments.md gives the command).
+# Environment (defaults in brackets): DATA [~/betacut-data/gen10], INIT
+# [src/eval/nnue/nets/gen8.bin; the newest candidate continues the chain], THREADS [2],
+# EPOCHS, LR, LR_END, WDL (as scripts/train_finetune.sh), COMMIT [1] (0: nothing committed),
+# NO_DATA [0] (1: skip steps 1-3 and train on what the lanes' chunks on disk already hold).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+if [ $# -ne 2 ] || [ "${1:0:1}" = "-" ]; then
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
+    exit 2
+fi
+name=$1 minutes=$2
+DATA=${DATA:-$HOME/betacut-data/gen10}
+INIT=${INIT:-$here/src/eval/nnue/nets/gen8.bin}
+THREADS=${THREADS:-2}
+COMMIT=${COMMIT:-1}
+NO_DATA=${NO_DATA:-0}
+LANES_FILE=$here/tuning/gen10-lanes
+CANDIDATES=$here/src/eval/nnue/nets/candidates
+NETS_README=$here/src/eval/nnue/nets/README.md
+BIN=$here/target/release/betacut
+# The generator and its switches: those of scripts/long_jobs.sh (the manifest's command).
+GEN=$HOME/bin/BETACUT_bb2deb1_native
+datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
+    --exact-only --undamped --threads 1)
+[ -f "$CANDIDATES/$name.bin" ] && { echo "$CANDIDATES/$name.bin exists" >&2; exit 1; }
+mapfile -t lanes < <(grep -v '^#' "$LANES_FILE")
+mkdir -p "$HOME/nets"
+rm -f "$HOME/nets/$name.log"
+log() { echo "$(date -u +%FT%TZ) net_session $name: $*"; }
+
+if [ "$NO_DATA" != 1 ]; then
+    [ -x "$GEN" ] || "$here/scripts/long_jobs.sh" build
+    [ -x "$BIN" ] || (cd "$here" && cargo build --release --quiet)
+    mkdir -p "$DATA"
+    rm -f "$DATA"/*.part
+    pids=()
+    i=0
+    for lane in "${lanes[@]}"; do
+        read -r next end <<<"$lane"
+        held_out=""
+        [ "$i" = 0 ] && [ ! -f "$DATA/chunk-000000000.bin" ] && held_out=1
+        # setsid: a group of its own, so the lane and its chunk runs stop together.
+        setsid chrt -i 0 nice -n 19 bash -c '
+            held_out=$1 next=$2 end=$3 script=$4 gen=$5 data=$6
+            shift 6
+            [ -n "$held_out" ] && FIRST=0 "$script" "$gen" "$data" 4310 1000 1000 "$@"
+            FIRST=$next "$script" "$gen" "$data" 4310 "$end" 1000 "$@"' lane "$held_out" \
+            "$next" "$end" "$here/scripts/datagen_chunks.sh" "$GEN" "$DATA" \
+            "${datagen_flags[@]}" >/dev/null 2>&1 </dev/null &
+        pids+=($!)
+        i=$((i + 1))
+    done
+    log "data generation on ${#lanes[@]} lanes for $minutes minutes (from: ${lanes[*]})"
+    deadline=$(($(date +%s) + minutes * 60))
+    while [ "$(date +%s)" -lt "$deadline" ]; do
+        sleep 60
+        log "$(find "$DATA" -name 'chunk-*.bin' | wc -l) chunks on disk"
+    done
+    for pid in "${pids[@]}"; do
+        kill -- -"$pid" 2>/dev/null || true
+    done
+    sleep 2
+    rm -f "$DATA"/*.part
+    python3 "$here/scripts/data_manifest.py" "$DATA" --check | tail -3
+fi
+
+# The complete chunks of each lane from its next game on: the session's new games.
+ranges=() new_lanes=()
+for lane in "${lanes[@]}"; do
+    read -r next end <<<"$lane"
+    first=$next
+    while [ "$first" -lt "$end" ] && [ -f "$(printf "%s/chunk-%09d.bin" "$DATA" "$first")" ]; do
+        first=$((first + 1000))
+    done
+    [ "$first" -gt "$next" ] && ranges+=("$next-$first")
+    new_lanes+=("$first $end")
+done
+[ ${#ranges[@]} -gt 0 ] || { log "no new chunks: nothing to train on" >&2; exit 1; }
+log "training on games ${ranges[*]} from $INIT"
+RANGES="${ranges[*]}" INIT=$INIT BIN=$BIN THREADS=$THREADS NICE=0 OUT=$HOME/nets \
+    "$here/scripts/train_finetune.sh" "$name" | tee "$HOME/nets/$name.session.log"
+net=$HOME/nets/$name.bin
+summary=$(grep -m1 "chunks (" "$HOME/nets/$name.log")
+losses=$("$here/scripts/held_out.sh" "$INIT" "$net")
+echo "$losses"
+
+mkdir -p "$CANDIDATES"
+cp "$net" "$CANDIDATES/$name.bin"
+net_sha=$(sha256sum "$net" | cut -c1-16)
+positions=$(sed -n 's/.* \([0-9]*\) positions,.*/\1/p' <<<"$summary")
+data_sha=$(sed -n 's/.*concatenation \([0-9a-f]*\);.*/\1/p' <<<"$summary")
+# The manifest rows of the chunks made for this net (the held-out chunk has its row already).
+rows=$(python3 "$here/scripts/data_manifest.py" "$DATA" | awk -v r="${ranges[*]}" '
+    BEGIN { n = split(r, parts, " ") }
+    /^\| [0-9]+\.\.[0-9]+ \|/ {
+        split($2, g, "\\.\\."); for (i = 1; i <= n; i++) {
+            split(parts[i], b, "-"); if (g[1] + 0 >= b[1] + 0 && g[1] + 0 < b[2] + 0) print; } }' |
+    while IFS= read -r row; do
+        # A chunk made before (on a lost machine) has its row already.
+        grep -qF "${row%% |*} |" "$NETS_README" || echo "$row"
+    done)
+{
+    echo
+    echo "$(date -u +%F), \`scripts/net_session.sh $name $minutes\` (INIT \`$(basename "$INIT")\`):"
+    echo "games ${ranges[*]} of generation 10 made with the command above, $positions"
+    echo "positions (sha256 of the concatenation \`$data_sha\`):"
+    echo
+    echo "| games | positions | sha256 |"
+    echo "| --- | --- | --- |"
+    echo "$rows"
+} >>"$NETS_README.rows"
+python3 - "$NETS_README" "$NETS_README.rows" "$name" "$(basename "$INIT")" "${ranges[*]}" \
+    "$positions" "$data_sha" "$net_sha" "$losses" <<'EOF'
+import sys
+import textwrap
+readme, rows_file, name, init, ranges, positions, data_sha, net_sha, losses = sys.argv[1:]
+text = open(readme, encoding="utf-8").read()
+rows = open(rows_file, encoding="utf-8").read()
+# The manifest rows close generation 10's section (the manifest is the README's last section
+# until the candidates' section exists; then they go just before it).
+heading = "\n## Candidate nets\n"
+if heading not in text:
+    intro = textwrap.fill(
+        "Nets trained by `scripts/net_session.sh` (a session's new games of generation 10, "
+        "fine-tuning the net in the second column), kept in `candidates/` until their SPRT "
+        "against `gen8.bin` decides. Held-out losses on generation 10's chunk 0 "
+        "(`scripts/held_out.sh`: the score alone on all plies and from ply 16, the result "
+        "alone and the training target, WDL share 0.1, from ply 16), each beside its initial "
+        "net's; a net is rebuilt bit for bit by `RANGES=... INIT=... THREADS=2 "
+        "scripts/train_finetune.sh NAME` on the manifest's chunks.", width=100,
+        break_on_hyphens=False)
+    text = text.rstrip("\n") + "\n" + heading + "\n" + intro + "\n\n" + (
+        "| net | from | games | positions (sha256) | sha256 | held out: net | initial net |\n"
+        "| --- | --- | --- | --- | --- | --- | --- |\n")
+before, after = text.split(heading, 1)
+text = before.rstrip("\n") + "\n" + rows + heading + after
+cells = [line.split("|")[3:7] for line in losses.splitlines() if line.startswith("| `")]
+fmt = lambda c: " / ".join(x.strip() for x in c)
+text = text.rstrip("\n") + (
+    f"\n| `{name}.bin` | `{init}` | {ranges} | {int(positions):,} (`{data_sha}`) | `{net_sha}` "
+    f"| {fmt(cells[1])} | {fmt(cells[0])} |\n")
+open(readme, "w", encoding="utf-8").write(text)
+EOF
+rm -f "$NETS_README.rows"
+{
+    echo "# generation 10's lanes for scripts/net_session.sh: NEXT END (first game not yet made, end)"
+    printf '%s\n' "${new_lanes[@]}"
+} >"$LANES_FILE"
+log "candidate $CANDIDATES/$name.bin ($net_sha); lanes now: ${new_lanes[*]}"
+if [ "$COMMIT" = 1 ]; then
+    cd "$here"
+    git add "$CANDIDATES/$name.bin" "$NETS_README" "$LANES_FILE"
+    for attempt in 1 2 3 4 5; do
+        git commit -q -m "nets: candidate $name ($net_sha), $(basename "$INIT") fine-tuned on games ${ranges[*]} of generation 10 ($positions positions), made by scripts/net_session.sh $name $minutes" \
+            -- "$CANDIDATES/$name.bin" "$NETS_README" "$LANES_FILE" && break
+        sleep 5 # another run (spsa.py) may hold the index
+    done
+    git log --oneline -1
+fi
