@@ -54,6 +54,10 @@ if [ "$NO_DATA" != 1 ]; then
     [ -x "$GEN" ] || "$here/scripts/long_jobs.sh" build
     [ -x "$BIN" ] || (cd "$here" && cargo build --release --quiet)
     mkdir -p "$DATA"
+    # scripts/long_jobs.sh's lanes write the same chunks: they stop first (their wrappers too).
+    pkill -f "datagen_chunks.sh.*$DATA" || true
+    pkill -f " datagen $DATA/" || true
+    sleep 1
     rm -f "$DATA"/*.part
     pids=()
     i=0
