@@ -12,6 +12,7 @@
 #   scripts/long_jobs.sh start     # starts what is not running (builds first if needed)
 #   scripts/long_jobs.sh status    # what runs, data written, SPSA iteration
 #   scripts/long_jobs.sh stop      # stops both (a chunk in progress restarts from its start)
+#   scripts/long_jobs.sh stop-data # stops data generation alone (SPSA goes on)
 #
 # Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
 # matches take the cores from it, and scripts/sprt.sh and spsa.py pause it for timed games.
@@ -85,7 +86,8 @@ case ${1:-} in
         build_at "$TUNE_COMMIT" "$tune_bin" tune
         ;;
     start)
-        "$0" build
+        build_at "$DATAGEN_COMMIT" "$datagen_bin" "" "$datagen_rustflags"
+        if [ "$SPSA" = 1 ]; then build_at "$TUNE_COMMIT" "$tune_bin" tune; fi
         mkdir -p "$DATA" "$here/target/spsa"
         # A chunk cut off by the end of a session is incomplete: it restarts from its start.
         if ! running "datagen_chunks.sh.*$DATA"; then
@@ -129,8 +131,14 @@ case ${1:-} in
     stop)
         pkill -f "spsa.py.*$SPSA_STATE" || true
         pkill -f "match.py.*plus=" || true
+        "$0" stop-data
+        ;;
+    stop-data)
+        # The lanes' shells first (they would start the next chunk), then the chunk runs.
         pkill -f "datagen_chunks.sh.*$DATA" || true
-        pkill -f "^[^ ]+ datagen " || true
+        pkill -f "^[^ ]+ datagen $DATA/" || true
+        sleep 1
+        rm -f "$DATA"/*.part
         ;;
     *)
         awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"

@@ -8,13 +8,14 @@
 #
 #   scripts/net_session.sh NAME MINUTES       # e.g. ft10-s1 100
 #
-# Steps: (1) the generator (bb2deb1, scripts/long_jobs.sh build) and this checkout's release
-# build (the trainer) if missing; (2) data generation on two lanes at idle priority: the first
-# makes the held-out chunk 0 first if it is not on disk, then each lane goes on from its next
-# game in tuning/gen10-lanes ("NEXT END" per line: the first game not yet made, and the lane's
-# end); (3) after MINUTES the lanes stop (unfinished chunks are dropped) and every chunk is
-# checked against the manifest (scripts/data_manifest.py --check); (4) scripts/train_finetune.sh
-# NAME on the lanes' complete chunks from their start, from INIT, on THREADS threads;
+# Steps: (1) this checkout's release build (the trainer) if missing; (2) data generation by
+# `scripts/long_jobs.sh start` without SPSA (it builds the generator, bb2deb1, if missing): two
+# lanes at idle priority, the first making the held-out chunk 0 first if it is not on disk,
+# then each lane going on from its next game in tuning/gen10-lanes ("NEXT END" per line: the
+# first game not yet made, and the lane's end); (3) after MINUTES the lanes stop (unfinished
+# chunks are dropped) and every chunk is checked against the manifest (scripts/data_manifest.py
+# --check); (4) scripts/train_finetune.sh NAME on the lanes' complete chunks from their start,
+# from INIT, on THREADS threads;
 # (5) scripts/held_out.sh INIT and the new net; (6) the net goes to
 # src/eval/nnue/nets/candidates/NAME.bin with a row in the nets README (its provenance and
 # losses), the new chunks' rows go to the manifest, tuning/gen10-lanes moves on, and all is
@@ -40,10 +41,6 @@ LANES_FILE=$here/tuning/gen10-lanes
 CANDIDATES=$here/src/eval/nnue/nets/candidates
 NETS_README=$here/src/eval/nnue/nets/README.md
 BIN=$here/target/release/betacut
-# The generator and its switches: those of scripts/long_jobs.sh (the manifest's command).
-GEN=$HOME/bin/BETACUT_bb2deb1_native
-datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
-    --exact-only --undamped --threads 1)
 [ -f "$CANDIDATES/$name.bin" ] && { echo "$CANDIDATES/$name.bin exists" >&2; exit 1; }
 mapfile -t lanes < <(grep -v '^#' "$LANES_FILE")
 mkdir -p "$HOME/nets"
@@ -51,42 +48,17 @@ rm -f "$HOME/nets/$name.log"
 log() { echo "$(date -u +%FT%TZ) net_session $name: $*"; }
 
 if [ "$NO_DATA" != 1 ]; then
-    [ -x "$GEN" ] || "$here/scripts/long_jobs.sh" build
     [ -x "$BIN" ] || (cd "$here" && cargo build --release --quiet)
-    mkdir -p "$DATA"
-    # scripts/long_jobs.sh's lanes write the same chunks: they stop first (their wrappers too).
-    pkill -f "datagen_chunks.sh.*$DATA" || true
-    pkill -f " datagen $DATA/" || true
-    sleep 1
-    rm -f "$DATA"/*.part
-    pids=()
-    i=0
-    for lane in "${lanes[@]}"; do
-        read -r next end <<<"$lane"
-        held_out=""
-        [ "$i" = 0 ] && [ ! -f "$DATA/chunk-000000000.bin" ] && held_out=1
-        # setsid: a group of its own, so the lane and its chunk runs stop together.
-        setsid chrt -i 0 nice -n 19 bash -c '
-            held_out=$1 next=$2 end=$3 script=$4 gen=$5 data=$6
-            shift 6
-            [ -n "$held_out" ] && FIRST=0 "$script" "$gen" "$data" 4310 1000 1000 "$@"
-            FIRST=$next "$script" "$gen" "$data" 4310 "$end" 1000 "$@"' lane "$held_out" \
-            "$next" "$end" "$here/scripts/datagen_chunks.sh" "$GEN" "$DATA" \
-            "${datagen_flags[@]}" >/dev/null 2>&1 </dev/null &
-        pids+=($!)
-        i=$((i + 1))
-    done
-    log "data generation on ${#lanes[@]} lanes for $minutes minutes (from: ${lanes[*]})"
+    # The lanes of scripts/long_jobs.sh (the manifest's generator and switches, chunk 0 first
+    # when it is missing, then tuning/gen10-lanes), without SPSA, for MINUTES.
+    DATA=$DATA SPSA=0 "$here/scripts/long_jobs.sh" start
+    log "data generation for $minutes minutes (lanes from: ${lanes[*]})"
     deadline=$(($(date +%s) + minutes * 60))
     while [ "$(date +%s)" -lt "$deadline" ]; do
         sleep 60
         log "$(find "$DATA" -name 'chunk-*.bin' | wc -l) chunks on disk"
     done
-    for pid in "${pids[@]}"; do
-        kill -- -"$pid" 2>/dev/null || true
-    done
-    sleep 2
-    rm -f "$DATA"/*.part
+    DATA=$DATA "$here/scripts/long_jobs.sh" stop-data
     python3 "$here/scripts/data_manifest.py" "$DATA" --check | tail -3
 fi
 
