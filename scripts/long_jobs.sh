@@ -4,7 +4,8 @@
 # state is committed as it goes. The SPSA run is the second stage (started again 2026-12-02):
 # all 31 constants of `betacut tunables` on main's search (a5aecf1: the values of the first
 # stage, the late-move reductions kept in hundredths so that their adjustments tune), state in
-# tuning/spsa-stage2.json. The first stage (16 constants, 1,000 iterations, finished
+# tuning/spsa-stage2.json (finished 2026-12-02 at 1,000 iterations: `start` with SPSA=1 then
+# only reports it). The first stage (16 constants, 1,000 iterations, finished
 # 2026-11-29) is tuning/spsa-state.json, tuned with BETACUT_tune_8348558. SPSA is off by
 # default (SPSA=1 runs it); it tunes on gen8.bin, as no newer net is near shipping.
 #
