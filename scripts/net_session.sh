@@ -23,7 +23,8 @@
 # (docs/experiments.md gives the command).
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], INIT
 # [src/eval/nnue/nets/gen8.bin; the newest candidate continues the chain], THREADS [2],
-# EPOCHS, LR, LR_END, WDL (as scripts/train_finetune.sh), COMMIT [1] (0: nothing committed),
+# EPOCHS, LR, LR_END, WDL, MIRROR (as scripts/train_finetune.sh; recorded with the net),
+# COMMIT [1] (0: nothing committed),
 # NO_DATA [0] (1: skip steps 1-3 and train on what the lanes' chunks on disk already hold).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,7 +75,10 @@ for lane in "${lanes[@]}"; do
     new_lanes+=("$first $end")
 done
 [ ${#ranges[@]} -gt 0 ] || { log "no new chunks: nothing to train on" >&2; exit 1; }
-log "training on games ${ranges[*]} from $INIT"
+# The fine-tune's settings, as the environment that rebuilds the net (the defaults of
+# scripts/train_finetune.sh where unset).
+recipe="EPOCHS=${EPOCHS:-8} LR=${LR:-0.0001} LR_END=${LR_END:-0.000001} WDL=${WDL:-0.1} MIRROR=${MIRROR:-1}"
+log "training on games ${ranges[*]} from $INIT ($recipe)"
 RANGES="${ranges[*]}" INIT=$INIT BIN=$BIN THREADS=$THREADS NICE=0 OUT=$HOME/nets \
     "$here/scripts/train_finetune.sh" "$name" | tee "$HOME/nets/$name.session.log"
 net=$HOME/nets/$name.bin
@@ -108,10 +112,10 @@ rows=$(python3 "$here/scripts/data_manifest.py" "$DATA" | awk -v r="${ranges[*]}
     echo "$rows"
 } >>"$NETS_README.rows"
 python3 - "$NETS_README" "$NETS_README.rows" "$name" "$(basename "$INIT")" "${ranges[*]}" \
-    "$positions" "$data_sha" "$net_sha" "$losses" <<'EOF'
+    "$positions" "$data_sha" "$net_sha" "$losses" "$recipe" <<'EOF'
 import sys
 import textwrap
-readme, rows_file, name, init, ranges, positions, data_sha, net_sha, losses = sys.argv[1:]
+readme, rows_file, name, init, ranges, positions, data_sha, net_sha, losses, recipe = sys.argv[1:]
 text = open(readme, encoding="utf-8").read()
 rows = open(rows_file, encoding="utf-8").read()
 # The manifest rows close generation 10's section (the manifest is the README's last section
@@ -124,7 +128,8 @@ if heading not in text:
         "against `gen8.bin` decides. Held-out losses on generation 10's chunk 0 "
         "(`scripts/held_out.sh`: the score alone on all plies and from ply 16, the result "
         "alone and the training target, WDL share 0.1, from ply 16), each beside its initial "
-        "net's; a net is rebuilt bit for bit by `RANGES=... INIT=... THREADS=2 "
+        "net's; a net is rebuilt bit for bit by `RANGES=... INIT=... THREADS=2` and the settings "
+        "beside its initial net, then `"
         "scripts/train_finetune.sh NAME` on the manifest's chunks.", width=100,
         break_on_hyphens=False)
     text = text.rstrip("\n") + "\n" + heading + "\n" + intro + "\n\n" + (
@@ -135,7 +140,7 @@ text = before.rstrip("\n") + "\n" + rows + heading + after
 cells = [line.split("|")[3:7] for line in losses.splitlines() if line.startswith("| `")]
 fmt = lambda c: " / ".join(x.strip() for x in c)
 text = text.rstrip("\n") + (
-    f"\n| `{name}.bin` | `{init}` | {ranges} | {int(positions):,} (`{data_sha}`) | `{net_sha}` "
+    f"\n| `{name}.bin` | `{init}`, `{recipe}` | {ranges} | {int(positions):,} (`{data_sha}`) | `{net_sha}` "
     f"| {fmt(cells[1])} | {fmt(cells[0])} |\n")
 open(readme, "w", encoding="utf-8").write(text)
 EOF
@@ -149,7 +154,7 @@ if [ "$COMMIT" = 1 ]; then
     cd "$here"
     git add "$CANDIDATES/$name.bin" "$NETS_README" "$LANES_FILE"
     for attempt in 1 2 3 4 5; do
-        git commit -q -m "nets: candidate $name ($net_sha), $(basename "$INIT") fine-tuned on games ${ranges[*]} of generation 10 ($positions positions), made by scripts/net_session.sh $name $minutes" \
+        git commit -q -m "nets: candidate $name ($net_sha), $(basename "$INIT") fine-tuned on games ${ranges[*]} of generation 10 ($positions positions; $recipe), made by scripts/net_session.sh $name $minutes" \
             -- "$CANDIDATES/$name.bin" "$NETS_README" "$LANES_FILE" && break
         sleep 5 # another run (spsa.py) may hold the index
     done

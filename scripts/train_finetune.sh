@@ -17,7 +17,9 @@
 # ["1000-55000 200000-255000": the chunks of ft10-9m-a and ft10-9m-b], CHUNK [1000],
 # INIT [src/eval/nnue/nets/gen8.bin], BIN [target/release/betacut], OUT [~/nets], EPOCHS [8],
 # LR [0.0001], LR_END [0.000001], WDL [0.1], THREADS [1], SEED [1], EXPECT [] (ft10-9m-b:
-# bf4cb1253ae32bec), NICE [1]: at idle priority, so timed matches and builds take the cores first.
+# bf4cb1253ae32bec), NICE [1]: at idle priority, so timed matches and builds take the cores first,
+# MIRROR [1]: half the samples flipped left to right (`--mirror`; 0: none, which held out better
+# on 1-2 M positions, docs/experiments.md).
 # The defaults are ft10-9m-b; EPOCHS=6 LR=0.00003 is ft10-9m-a (b9938cd03196f4a5).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,6 +44,7 @@ THREADS=${THREADS:-1}
 SEED=${SEED:-1}
 EXPECT=${EXPECT:-}
 NICE=${NICE:-1}
+MIRROR=${MIRROR:-1}
 
 [ -f "$DATA/$HELD_OUT" ] || { echo "no held-out file $DATA/$HELD_OUT" >&2; exit 1; }
 [ -f "$INIT" ] || { echo "no initial net $INIT" >&2; exit 1; }
@@ -68,13 +71,16 @@ log=$OUT/$name.log
 bytes=$(cat "${chunks[@]}" | wc -c)
 sha=$(cat "${chunks[@]}" | sha256sum | cut -c1-16)
 echo "$(date -u +%FT%TZ) $name: ${#chunks[@]} chunks ($RANGES), $((bytes / 32)) positions," \
-    "sha256 of the concatenation $sha; held out $HELD_OUT; from $INIT" | tee -a "$log"
+    "sha256 of the concatenation $sha; held out $HELD_OUT; from $INIT;" \
+    "epochs $EPOCHS, lr $LR to $LR_END, wdl $WDL, mirror $MIRROR, seed $SEED" | tee -a "$log"
 
 priority=()
+mirror=()
+[ "$MIRROR" = 1 ] && mirror=(--mirror)
 [ "$NICE" = 1 ] && priority=(chrt -i 0 nice -n 19)
 "${priority[@]}" "$BIN" train "${chunks[@]}" --init "$INIT" --output-buckets 8 \
     --out "$OUT/$name.bin" --epochs "$EPOCHS" --lr "$LR" --lr-end "$LR_END" --wdl "$WDL" \
-    --scale 140 --min-ply 16 --mirror --seed "$SEED" --threads "$THREADS" \
+    --scale 140 --min-ply 16 ${mirror[@]+"${mirror[@]}"} --seed "$SEED" --threads "$THREADS" \
     --validation-data "$DATA/$HELD_OUT" "$@" 2>&1 | tee -a "$log" | grep --line-buffered -v '%'
 
 net_sha=$(sha256sum "$OUT/$name.bin" | cut -c1-16)
