@@ -75,14 +75,13 @@ for lane in "${lanes[@]}"; do
     new_lanes+=("$first $end")
 done
 [ ${#ranges[@]} -gt 0 ] || { log "no new chunks: nothing to train on" >&2; exit 1; }
-# The fine-tune's settings, as the environment that rebuilds the net (the defaults of
-# scripts/train_finetune.sh where unset).
-recipe="EPOCHS=${EPOCHS:-8} LR=${LR:-0.0001} LR_END=${LR_END:-0.000001} WDL=${WDL:-0.1} MIRROR=${MIRROR:-1}"
-log "training on games ${ranges[*]} from $INIT ($recipe)"
+log "training on games ${ranges[*]} from $INIT"
 RANGES="${ranges[*]}" INIT=$INIT BIN=$BIN THREADS=$THREADS NICE=0 OUT=$HOME/nets \
     "$here/scripts/train_finetune.sh" "$name" | tee "$HOME/nets/$name.session.log"
 net=$HOME/nets/$name.bin
 summary=$(grep -m1 "chunks (" "$HOME/nets/$name.log")
+# The fine-tune's settings as scripts/train_finetune.sh logged them (its defaults where unset).
+recipe=$(sed -n 's/.*; \(epochs [^;]*\), seed .*/\1/p' <<<"$summary")
 losses=$("$here/scripts/held_out.sh" "$INIT" "$net")
 echo "$losses"
 
