@@ -2,6 +2,10 @@
 #
 #   make EXE=<path>          release build for this machine, copied to <path> (default ./betacut),
 #                            as OpenBench and other engine-testing frameworks expect
+#   make pgo EXE=<path>      as `make`, but a profile-guided build (scripts/pgo_build.sh: an
+#                            instrumented build runs bench and a few self-play games first); the
+#                            same moves and node counts, about 10 % faster (docs/experiments.md);
+#                            needs `rustup component add llvm-tools`
 #   make windows EXE=<path>  betacut.exe for 64-bit Windows 10 and 11 (x86-64-v2, POPCNT),
 #                            cross-built on Debian (default ./betacut.exe); installs the Debian
 #                            packages it needs if they are missing (scripts/windows_deps.sh)
@@ -64,7 +68,7 @@ WIN_TEST_FLAGS = --release --config 'profile.release.panic="unwind"' \
 
 VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
-.PHONY: all build windows windows-test windows-check install uninstall dist check-man clean
+.PHONY: all build pgo windows windows-test windows-check install uninstall dist check-man clean
 
 all: build
 	@if [ -f $(TARGET_DIR)/release/betacut.exe ]; then \
@@ -75,6 +79,9 @@ all: build
 
 build:
 	$(CARGO) build --release
+
+pgo:
+	scripts/pgo_build.sh . "$(EXE)" "$(RUSTFLAGS)"
 
 # Only when it is missing: `sudo make install` after `make` must not need a Rust toolchain.
 $(BIN):
