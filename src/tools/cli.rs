@@ -57,7 +57,7 @@ pub const USAGE: &str = "usage:
                                            with the feature `tune` takes them as UCI options
   betacut train <data files...> --out FILE [--hidden N] [--output-buckets N] [--epochs N]
                   [--batch N] [--lr X] [--lr-decay X | --lr-end X] [--wdl X] [--scale CP]
-                  [--threads N] [--seed S]
+                  [--threads N] [--seed S] [--stop-after N]
                   [--validation N | --validation-data FILE] [--checkpoint DIR]
                   [--resume FILE | --init NET] [--mirror] [--min-ply N]
                                            train a network on binary datagen files (--init:
@@ -66,7 +66,9 @@ pub const USAGE: &str = "usage:
                                            --output-buckets with --init copies a one-bucket
                                            net's output layer into each bucket; --mirror:
                                            files flipped on a seeded half of the samples;
-                                           --min-ply: no positions before ply N)
+                                           --min-ply: no positions before ply N;
+                                           --stop-after: stop after epoch N of the
+                                           schedule, to go on with --resume)
   betacut book make <games.pgn> <out.bin> [--plies N] [--min-games N]
                                            make a Polyglot book from PGN games (defaults: 24
                                            plies, moves seen in at least 3 games)

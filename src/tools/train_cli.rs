@@ -11,11 +11,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 18] = [
+const VALUE_FLAGS: [&str; 19] = [
     "--out",
     "--hidden",
     "--output-buckets",
     "--epochs",
+    "--stop-after",
     "--batch",
     "--lr",
     "--lr-decay",
@@ -141,6 +142,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         hidden,
         output_buckets: buckets,
         epochs: flag(args, "--epochs")?.unwrap_or(defaults.epochs),
+        stop_after: flag(args, "--stop-after")?,
         batch: flag(args, "--batch")?.unwrap_or(defaults.batch),
         lr: flag(args, "--lr")?.unwrap_or(defaults.lr),
         schedule: match flag::<f32>(args, "--lr-end")? {

@@ -92,8 +92,13 @@ pub struct TrainConfig {
     pub hidden: usize,
     /// Output buckets (1..=16; the pieces on the board pick one, [`crate::eval::nnue::output_bucket`]).
     pub output_buckets: usize,
-    /// Epoch to stop after (counted from the start of the run, resumed or not).
+    /// Epoch to stop after (counted from the start of the run, resumed or not); the learning
+    /// rate schedule spans these epochs.
     pub epochs: u32,
+    /// Stop after this epoch although the schedule goes on to `epochs` (`None`: at `epochs`):
+    /// one schedule trained in parts, each on the data one session made, the checkpoint carried
+    /// from part to part (`--resume`).
+    pub stop_after: Option<u32>,
     /// Positions per mini-batch.
     pub batch: usize,
     /// Learning rate of the first epoch.
@@ -139,6 +144,7 @@ impl Default for TrainConfig {
             hidden: 256,
             output_buckets: 1,
             epochs: 20,
+            stop_after: None,
             batch: 4096,
             lr: 0.001,
             schedule: Schedule::Exponential(0.9),
@@ -396,7 +402,10 @@ pub fn train(
         });
     }
 
-    for epoch in state.epochs_done + 1..=config.epochs {
+    let last = config
+        .stop_after
+        .map_or(config.epochs, |s| s.min(config.epochs));
+    for epoch in state.epochs_done + 1..=last {
         let started = Instant::now();
         let lr = config.schedule.rate(config.lr, epoch, config.epochs);
         order.copy_from_slice(&base);

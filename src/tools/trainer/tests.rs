@@ -64,6 +64,7 @@ fn config(hidden: usize, epochs: u32) -> TrainConfig {
         checkpoint_dir: None,
         mirror: false,
         min_ply: 0,
+        stop_after: None,
     }
 }
 
@@ -229,6 +230,56 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
         Checkpoint::from_bytes(path, &halfway.to_bytes()).unwrap_or_else(|e| panic!("{e}"));
     let resumed = train(&data, &two, Some(reloaded), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(resumed, straight);
+}
+
+#[test]
+fn a_schedule_trained_in_parts_equals_one_run() {
+    // A cosine schedule over three epochs, stopped after the second and resumed from its
+    // checkpoint (as a session's data is trained on before the next session's), is the run
+    // that went through; a run of two epochs alone is not (its schedule ends sooner).
+    let data = fixture(1500, 8);
+    let whole = TrainConfig {
+        schedule: Schedule::Cosine(0.0001),
+        ..config(32, 3)
+    };
+    let straight = train(&data, &whole, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let first_part = TrainConfig {
+        stop_after: Some(2),
+        ..whole.clone()
+    };
+    let mut lrs = Vec::new();
+    let part = train(&data, &first_part, None, &mut |p| {
+        if let Progress::Epoch(r) = p {
+            lrs.push(r.lr);
+        }
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(part.epochs_done, 2);
+    let alone = train(&data, &config_epochs(&whole, 2), None, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(alone.epochs_done, 2);
+    let path = std::path::Path::new("part.ckpt");
+    let reloaded = Checkpoint::from_bytes(path, &part.to_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    let resumed = train(&data, &whole, Some(reloaded), &mut |p| {
+        if let Progress::Epoch(r) = p {
+            lrs.push(r.lr);
+        }
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(resumed, straight);
+    assert_eq!(lrs.len(), 3);
+    assert!(lrs[0] > lrs[1] && lrs[1] > lrs[2], "{lrs:?}");
+    assert_ne!(
+        alone.net, part.net,
+        "two epochs of a 3-epoch schedule are not a 2-epoch run"
+    );
+}
+
+fn config_epochs(config: &TrainConfig, epochs: u32) -> TrainConfig {
+    TrainConfig {
+        epochs,
+        ..config.clone()
+    }
 }
 
 #[test]
