@@ -3,6 +3,7 @@
 
     scripts/data_manifest.py DIR [--chunk-games N]
     scripts/data_manifest.py DIR --check [MANIFEST]
+    scripts/data_manifest.py DIR --missing [MANIFEST]
 
 Prints one Markdown table row per complete chunk (`chunk-<first game>.bin`; `.part` files are
 unfinished and left out): the game range, the positions (32-byte records) and the sha256 of the
@@ -17,6 +18,9 @@ rows belong to, e.g. ~/betacut-data/gen10 for generation 10's section) must have
 positions and sha256 prefix. It prints one line per chunk (same, DIFFERENT, or not in the
 manifest) and exits 1 if any chunk differs. The rows are read from the manifest section of the
 generation named by DIR's last component (`gen10` -> "Generation 10"), to the next section.
+
+`--missing` prints the rows of the chunks that have none in MANIFEST yet (the new ones), with
+their total: what a session pastes into the manifest for the chunks it made.
 """
 import argparse
 import hashlib
@@ -101,6 +105,8 @@ def main() -> int:
     parser.add_argument("--check", nargs="?", const=DEFAULT_MANIFEST, metavar="MANIFEST",
                         help="compare the chunks with the manifest's rows instead of printing "
                              "rows (default manifest: src/eval/nnue/nets/README.md)")
+    parser.add_argument("--missing", nargs="?", const=DEFAULT_MANIFEST, metavar="MANIFEST",
+                        help="print rows only for the chunks without a row in the manifest")
     args = parser.parse_args()
     names = sorted(n for n in os.listdir(args.dir) if CHUNK.match(n))
     if not names:
@@ -108,6 +114,13 @@ def main() -> int:
         return 1
     if args.check:
         return check(args.dir, names, args.check, args.chunk_games)
+    if args.missing:
+        generation = re.sub(r"^gen", "", os.path.basename(os.path.normpath(args.dir)))
+        listed = manifest_rows(args.missing, generation)
+        names = [n for n in names if int(CHUNK.match(n).group(1)) not in listed]
+        if not names:
+            print(f"{args.dir}: every complete chunk has its row", file=sys.stderr)
+            return 0
     whole = hashlib.sha256()
     total = 0
     print("| games | positions | sha256 |")
