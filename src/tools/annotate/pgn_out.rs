@@ -44,7 +44,9 @@ pub fn write_game(game: &Game, notes: &Annotations) -> String {
         (Color::White, &notes.summary[0]),
         (Color::Black, &notes.summary[1]),
     ] {
-        if !notes.sides.judges(color) {
+        // A side without a judged move (a game of no moves, or all of them book moves) has
+        // no figures: no ACPL of 0 and accuracy of 100 for moves never made.
+        if !notes.sides.judges(color) || summary.moves == 0 {
             continue;
         }
         let side = if color == Color::White {
@@ -84,7 +86,11 @@ pub fn write_game(game: &Game, notes: &Annotations) -> String {
             } else {
                 "Black"
             };
-            closing.push(format!("{side}: {}.", summary.text()));
+            if summary.moves == 0 {
+                closing.push(format!("{side}: no move judged."));
+            } else {
+                closing.push(format!("{side}: {}.", summary.text()));
+            }
         }
     }
     push_comment(
@@ -254,7 +260,8 @@ mod tests {
                     {[%eval 0.30] old} 2. Nf3 ; to the end\n2... Nc6 1/2-1/2\n";
         let raw = split_games(text);
         let game = build(&raw[0], 1).unwrap_or_else(|e| panic!("{e}"));
-        let summary = [SideSummary::default(); 2];
+        let judged = SideSummary::with_moves(2, 0);
+        let summary = [judged; 2];
         let notes = Annotations {
             plies: &[],
             summary: &summary,
@@ -275,6 +282,30 @@ mod tests {
         );
         assert!(movetext.trim_end().ends_with("1/2-1/2"));
         assert!(out.lines().all(|l| l.len() <= WIDTH));
+    }
+
+    #[test]
+    fn a_side_without_a_judged_move_gets_no_figures() {
+        // A game without moves: neither side made a move, so neither has an ACPL or accuracy.
+        let raw = split_games("[Event \"t\"]\n\n*\n");
+        let game = build(&raw[0], 1).unwrap_or_else(|e| panic!("{e}"));
+        let judged = SideSummary::with_moves(1, 40);
+        let summary = [judged, SideSummary::default()];
+        let notes = Annotations {
+            plies: &[],
+            summary: &summary,
+            sides: Sides::Both,
+            annotator: "Betacut 1.0.0",
+            budget: "1 node",
+        };
+        let out = write_game(&game, &notes);
+        assert!(out.contains("[WhiteACPL \"40\"]"), "{out}");
+        assert!(
+            !out.contains("BlackACPL") && !out.contains("BlackAccuracy"),
+            "{out}"
+        );
+        assert!(out.contains("Black: no move judged."), "{out}");
+        assert!(out.contains("White: ACPL 40,"), "{out}");
     }
 
     /// One random move: which legal move, its comment, its NAG, its variation's move.

@@ -61,6 +61,19 @@ impl SideSummary {
     }
 }
 
+#[cfg(test)]
+impl SideSummary {
+    /// A side of `moves` judged moves that lost `cp_loss` centipawns in all, none of them
+    /// counted as an error (for the tests of the writer).
+    pub fn with_moves(moves: u32, cp_loss: i64) -> SideSummary {
+        SideSummary {
+            moves,
+            cp_loss,
+            ..SideSummary::default()
+        }
+    }
+}
+
 /// The figures of White and Black (in that order) over `plies`.
 pub fn summarise(plies: &[Option<PlyReport>]) -> [SideSummary; 2] {
     let mut sides = [SideSummary::default(); 2];
