@@ -4,7 +4,7 @@
 #                            as OpenBench and other engine-testing frameworks expect
 #   make pgo EXE=<path>      as `make`, but a profile-guided build (scripts/pgo_build.sh: an
 #                            instrumented build runs bench and a few self-play games first); the
-#                            same moves and node counts, about 10 % faster (docs/experiments.md);
+#                            same moves and node counts, 6-10 % less CPU (docs/experiments.md);
 #                            needs `rustup component add llvm-tools`
 #   make windows EXE=<path>  betacut.exe for 64-bit Windows 10 and 11 (x86-64-v2, POPCNT),
 #                            cross-built on Debian (default ./betacut.exe); installs the Debian
