@@ -43,24 +43,27 @@ seen_games() {
     awk -F'\t' '!/^#/ { n = split($9, g, ","); for (i = 1; i <= n; i++) print g[i] }' "$parts"
 }
 
+# The first game of a chunk file (`chunk-000055000.bin` -> 55000).
+first_game() { echo $((10#$(basename "$1" | sed 's/chunk-\([0-9]*\)\.bin/\1/'))); }
+
 # The complete chunks on disk that no part has trained on (never the held-out one).
 new_chunks() {
     local seen
     seen=$(seen_games | sort -u)
     find "$DATA" -maxdepth 1 -name 'chunk-*.bin' ! -name "$HELD_OUT" -printf '%f\n' | sort |
         while read -r name; do
-            first=$((10#$(sed 's/chunk-\([0-9]*\)\.bin/\1/' <<<"$name")))
-            grep -qx "$first" <<<"$seen" || echo "$DATA/$name"
+            grep -qx "$(first_game "$name")" <<<"$seen" || echo "$DATA/$name"
         done
 }
 
 epochs_done() { [ -f "$parts" ] && awk -F'\t' '!/^#/ { e = $4 } END { print e + 0 }' "$parts" || echo 0; }
 
-# The chain's net at its checkpoint, written to $1: resumed at its last epoch with nothing left
-# to train, the trainer only quantises, the output bias calibrated on the held-out chunk (which
-# the manifest rebuilds on any machine), so the net follows from the checkpoint alone.
+# The chain's net at its checkpoint (after epoch $2), written to $1: resumed at its last epoch
+# with nothing left to train, the trainer only quantises, the output bias calibrated on the
+# held-out chunk (which the manifest rebuilds on any machine), so the net follows from the
+# checkpoint alone.
 write_net() {
-    "$BIN" train "$DATA/$HELD_OUT" --out "$1" "${recipe[@]}" --stop-after "$(epochs_done)" \
+    "$BIN" train "$DATA/$HELD_OUT" --out "$1" "${recipe[@]}" --stop-after "$2" \
         --resume "$checkpoint" >/dev/null 2>&1
 }
 
@@ -73,7 +76,7 @@ case ${1:-} in
     net)
         [ $# -eq 2 ] || { usage >&2; exit 2; }
         [ -f "$checkpoint" ] || { echo "no checkpoint yet" >&2; exit 1; }
-        write_net "$2"
+        write_net "$2" "$(epochs_done)"
         echo "$2: $(sha256sum "$2" | cut -c1-16)"
         ;;
     run)
@@ -101,20 +104,17 @@ case ${1:-} in
             grep -o '[0-9.]*$')
         mkdir -p "$state"
         cp "$work/epoch-$stop.ckpt" "$checkpoint"
-        firsts=$(for c in "${chunks[@]}"; do
-            echo $((10#$(basename "$c" | sed 's/chunk-\([0-9]*\)\.bin/\1/')))
-        done | paste -sd,)
+        firsts=$(for c in "${chunks[@]}"; do first_game "$c"; done | paste -sd,)
+        mkdir -p "$HOME/nets"
+        net=$HOME/nets/scratch-chain-part-$part.bin
+        write_net "$net" "$stop"
+        net_sha=$(sha256sum "$net" | cut -c1-16)
         if [ ! -f "$parts" ]; then
             printf '# part\tdate\ttrainer\tepochs done\tpositions\tdata sha256\theld out\tnet sha256\tchunks (first games)\n' >"$parts"
         fi
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$(date -u +%F)" \
             "$(git -C "$here" rev-parse --short HEAD)" "$stop" "$positions" "$sha" "$loss" \
-            "-" "$firsts" >>"$parts"
-        mkdir -p "$HOME/nets"
-        net=$HOME/nets/scratch-chain-part-$part.bin
-        write_net "$net"
-        net_sha=$(sha256sum "$net" | cut -c1-16)
-        sed -i "\$s/\t-\t/\t$net_sha\t/" "$parts"
+            "$net_sha" "$firsts" >>"$parts"
         echo "part $part: held out $loss, net $net_sha ($net)"
         if [ "$COMMIT" = 1 ]; then
             git -C "$here" add "$parts" "$checkpoint"

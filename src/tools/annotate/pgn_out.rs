@@ -86,11 +86,7 @@ pub fn write_game(game: &Game, notes: &Annotations) -> String {
             } else {
                 "Black"
             };
-            if summary.moves == 0 {
-                closing.push(format!("{side}: no move judged."));
-            } else {
-                closing.push(format!("{side}: {}.", summary.text()));
-            }
+            closing.push(format!("{side}: {}.", summary.text()));
         }
     }
     push_comment(
@@ -260,16 +256,8 @@ mod tests {
                     {[%eval 0.30] old} 2. Nf3 ; to the end\n2... Nc6 1/2-1/2\n";
         let raw = split_games(text);
         let game = build(&raw[0], 1).unwrap_or_else(|e| panic!("{e}"));
-        let judged = SideSummary::with_moves(2, 0);
-        let summary = [judged; 2];
-        let notes = Annotations {
-            plies: &[],
-            summary: &summary,
-            sides: Sides::Both,
-            annotator: "Betacut 1.0.0",
-            budget: "1 node",
-        };
-        let out = write_game(&game, &notes);
+        let summary = [SideSummary::with_moves(2, 0); 2];
+        let out = write_game(&game, &notes_without_plies(&summary));
         assert!(out.starts_with("[Event \"t\"]\n[White \"a \\\"b\\\"\"]\n[Result \"1/2-1/2\"]\n[Annotator \"Betacut 1.0.0\"]\n[WhiteACPL \"0\"]\n"), "{out}");
         let movetext: String = out
             .lines()
@@ -284,21 +272,24 @@ mod tests {
         assert!(out.lines().all(|l| l.len() <= WIDTH));
     }
 
+    /// Annotations of both sides with these figures and no analysed ply.
+    fn notes_without_plies(summary: &[SideSummary; 2]) -> Annotations<'_> {
+        Annotations {
+            plies: &[],
+            summary,
+            sides: Sides::Both,
+            annotator: "Betacut 1.0.0",
+            budget: "1 node",
+        }
+    }
+
     #[test]
     fn a_side_without_a_judged_move_gets_no_figures() {
         // A game without moves: neither side made a move, so neither has an ACPL or accuracy.
         let raw = split_games("[Event \"t\"]\n\n*\n");
         let game = build(&raw[0], 1).unwrap_or_else(|e| panic!("{e}"));
-        let judged = SideSummary::with_moves(1, 40);
-        let summary = [judged, SideSummary::default()];
-        let notes = Annotations {
-            plies: &[],
-            summary: &summary,
-            sides: Sides::Both,
-            annotator: "Betacut 1.0.0",
-            budget: "1 node",
-        };
-        let out = write_game(&game, &notes);
+        let summary = [SideSummary::with_moves(1, 40), SideSummary::default()];
+        let out = write_game(&game, &notes_without_plies(&summary));
         assert!(out.contains("[WhiteACPL \"40\"]"), "{out}");
         assert!(
             !out.contains("BlackACPL") && !out.contains("BlackAccuracy"),

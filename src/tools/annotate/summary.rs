@@ -46,8 +46,12 @@ impl SideSummary {
         }
     }
 
-    /// `ACPL 23, 1 inaccuracy, 0 mistakes, 2 blunders, accuracy 87.5 %`.
+    /// `ACPL 23, 1 inaccuracy, 0 mistakes, 2 blunders, accuracy 87.5 %`, or `no move judged`
+    /// for a side without a judged move (a game of no moves, or all of them book moves).
     pub fn text(&self) -> String {
+        if self.moves == 0 {
+            return "no move judged".to_string();
+        }
         let count =
             |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         format!(

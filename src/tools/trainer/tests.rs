@@ -255,8 +255,11 @@ fn a_schedule_trained_in_parts_equals_one_run() {
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(part.epochs_done, 2);
-    let alone = train(&data, &config_epochs(&whole, 2), None, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    let two_epochs = TrainConfig {
+        epochs: 2,
+        ..whole.clone()
+    };
+    let alone = train(&data, &two_epochs, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(alone.epochs_done, 2);
     let path = std::path::Path::new("part.ckpt");
     let reloaded = Checkpoint::from_bytes(path, &part.to_bytes()).unwrap_or_else(|e| panic!("{e}"));
@@ -273,13 +276,6 @@ fn a_schedule_trained_in_parts_equals_one_run() {
         alone.net, part.net,
         "two epochs of a 3-epoch schedule are not a 2-epoch run"
     );
-}
-
-fn config_epochs(config: &TrainConfig, epochs: u32) -> TrainConfig {
-    TrainConfig {
-        epochs,
-        ..config.clone()
-    }
 }
 
 #[test]
