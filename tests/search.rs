@@ -105,6 +105,42 @@ fn sees_the_mate_behind_a_queen_sacrifice() {
 }
 
 #[test]
+fn a_quiet_check_is_searched_after_the_quiet_moves_before_it_were_futile() {
+    // After a sacrifice the attacker is material down, so near the leaves its quiet moves are
+    // futile (static evaluation plus margin below alpha); the checks among them are never
+    // pruned, and are the point. Futility used to end the node's quiet moves at the first
+    // futile one, checks included: main of 2026-12-01 (Bench 4265615) found neither move
+    // below at depth 14 (at depth 20, 10 of the 14 such WAC positions), testing each quiet
+    // on its own finds both at depth 10.
+    // WAC.263: 1.Qg8+ Kxg8 2.Ne7+ Kf8 3.N5g6+ hxg6 4.Nxg6#, the queen given for two quiet
+    // knight checks. WAC.273: 1...Ng3+ 2.Qxg3 Rxg3 3.hxg3 Qe4, the queen won back with a
+    // threat of mate (+9 at depth 16).
+    let net = embedded_network().unwrap_or_else(|e| panic!("built-in network: {e}"));
+    assert!(net.is_some(), "the build has a built-in network");
+    for (fen, best) in [
+        (
+            "rnbqr2k/pppp1Qpp/8/b2NN3/2B1n3/8/PPPP1PPP/R1B1K2R w KQ - 0 1",
+            "f7g8",
+        ),
+        (
+            "2k4B/bpp1qp2/p1b5/7p/1PN1n1p1/2Pr4/P5PP/R3QR1K b - - 0 1",
+            "e4g3",
+        ),
+    ] {
+        let pos = position(fen);
+        let mut searcher = Searcher::new(16);
+        searcher.set_network(net.clone());
+        let result = searcher.search(
+            &pos,
+            &SearchLimits::depth(12),
+            &SearchControl::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(coordinate(&pos, result.best_move), best, "{fen}");
+    }
+}
+
+#[test]
 fn takes_the_shortest_mate() {
     // King and queen against king: Qg7-style slow mates exist, but a mate in one is there.
     let pos = position("k7/8/1K6/8/8/8/8/6Q1 w - - 0 1");

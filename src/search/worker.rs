@@ -941,7 +941,10 @@ impl Worker {
                     let reduced =
                         depth - 1 - whole_plies(self.reduction(depth, moves_searched + 1));
                     // Futility: even a good margin over the static evaluation stays below
-                    // alpha; the quiets after this one are ordered worse and go too.
+                    // alpha, so this quiet move is not searched. The quiets after it are
+                    // tested one by one, not skipped together: a quiet check among them is
+                    // never pruned, and is often the move (a knight or queen check after a
+                    // sacrifice).
                     if ablation::FUTILITY
                         && !in_check
                         && reduced <= 8
@@ -950,7 +953,6 @@ impl Worker {
                             + params::futility_per_depth() * reduced.max(0)
                             <= alpha
                     {
-                        self.pickers[ply].skip_quiets();
                         continue;
                     }
                     // A quiet move that keeps failing in this context is not tried near the
