@@ -219,6 +219,12 @@ fn a_position_of_the_game_before_the_root_is_a_draw_only_the_third_time() {
     let twice = depth(&pos, 6);
     assert_eq!(coordinate(&pos, twice.best_move), "g1f3");
     assert_eq!(twice.score, 0);
+    // At depth 1 Nf3 is answered by the quiescence search, which must see the draw too.
+    let shallow = depth(&pos, 1);
+    assert_eq!(
+        (coordinate(&pos, shallow.best_move).as_str(), shallow.score),
+        ("g1f3", 0)
+    );
     // Without the history the same position is simply lost.
     let fresh = position(&pos.to_fen());
     assert!(depth(&fresh, 6).score < -500);

@@ -1210,10 +1210,12 @@ impl Worker {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if self.pos.is_fifty_move_draw() || self.pos.has_insufficient_material() {
+        let in_check = self.pos.in_check();
+        // The draws of the main search: a quiet move at depth 1 lands here, and a position it
+        // repeats is a draw here as there.
+        if self.is_draw(ply, in_check) {
             return DRAW;
         }
-        let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { self.static_eval(sh) };
         }
