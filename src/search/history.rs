@@ -137,6 +137,22 @@ impl History {
         }
     }
 
+    /// Adds `bonus` to the continuation histories of `piece` moving to `to` after the moves
+    /// of `rows` (the butterfly table is left alone).
+    #[inline]
+    pub fn update_continuation(
+        &mut self,
+        piece: Piece,
+        to: Square,
+        rows: &ContinuationRows,
+        bonus: i32,
+    ) {
+        let column = Self::piece_to(piece, to);
+        for row in rows.iter().flatten() {
+            apply(&mut self.continuation[row + column], bonus);
+        }
+    }
+
     /// The capture-table slot of `piece` moving to `to` and taking `captured` (`None`: a
     /// promotion that takes nothing).
     #[inline]

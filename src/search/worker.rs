@@ -635,6 +635,25 @@ impl Worker {
         Some((value, Bound::Exact))
     }
 
+    /// The fail-low bonus of the move that led to the node at `ply`: the continuation
+    /// histories of the opponent's quiet move (not a capture, a promotion or a null move) at
+    /// `ply - 1`, after the moves before it, at a node of `depth` 5 or more or an `extra` one
+    /// (twice the bonus when `extra`).
+    fn reward_prior_quiet(&mut self, ply: usize, depth: i32, extra: bool) {
+        let frame = self.stack[ply - 1];
+        let Some(piece) = frame.piece else {
+            return;
+        };
+        let quiet = self.pos.captured_piece().is_none() && frame.mv.promotion_kind().is_none();
+        if !quiet || (depth < 5 && !extra) {
+            return;
+        }
+        let rows = self.continuation_rows(ply - 1);
+        let bonus = history_bonus(depth) * (1 + i32::from(extra));
+        self.history
+            .update_continuation(piece, frame.mv.to(), &rows, bonus);
+    }
+
     /// Takes back `mv`, the last move made.
     #[inline]
     fn unmake(&mut self, mv: Move) {
@@ -1146,6 +1165,15 @@ impl Worker {
                         .update_capture(piece, tried.to(), captured, -bonus);
                 }
             }
+        } else if best_move.is_none() && excluded.is_none() && !root {
+            // Every move failed low: the opponent's quiet move that led here refuted this
+            // node's moves, so it earns continuation history as a move that cut would (more
+            // at a deep, an expected-cut or a PV node, or a bad fail low; as in Stockfish).
+            self.reward_prior_quiet(
+                ply,
+                depth,
+                best_score < alpha - 62 * depth || pv_node || cut_node,
+            );
         }
 
         let mut bound = if best_score >= beta {
