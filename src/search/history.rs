@@ -131,10 +131,7 @@ impl History {
         bonus: i32,
     ) {
         self.update_quiet(side, mv, bonus);
-        let column = Self::piece_to(piece, mv.to());
-        for row in rows.iter().flatten() {
-            apply(&mut self.continuation[row + column], bonus);
-        }
+        self.update_continuation(piece, mv.to(), rows, bonus);
     }
 
     /// Adds `bonus` to the continuation histories of `piece` moving to `to` after the moves
