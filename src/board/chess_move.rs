@@ -182,6 +182,12 @@ impl MoveList {
         self.len = 0;
     }
 
+    /// Keeps the first `len` moves (all of them if there are fewer).
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     /// The moves as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {

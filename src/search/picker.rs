@@ -9,7 +9,9 @@
 
 use super::history::{ContinuationRows, History};
 use super::see::{captured_kind, see_ge, SEE_VALUES};
-use crate::board::{Bitboard, Move, MoveKind, MoveList, Piece, PieceKind, Position, MAX_MOVES};
+use crate::board::{
+    Bitboard, CheckInfo, Move, MoveKind, MoveList, Piece, PieceKind, Position, MAX_MOVES,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -122,6 +124,9 @@ pub struct MovePicker {
     noisy_end: usize,
     bad_count: usize,
     skip_quiets: bool,
+    /// Set by [`MovePicker::keep_only_checking_quiets`]: from then on only the quiet moves
+    /// that give check (by this information) are handed out.
+    checking_quiets_only: Option<CheckInfo>,
     quiescence: bool,
 }
 
@@ -142,6 +147,7 @@ impl MovePicker {
             noisy_end: 0,
             bad_count: 0,
             skip_quiets: false,
+            checking_quiets_only: None,
             quiescence: false,
         }
     }
@@ -196,6 +202,7 @@ impl MovePicker {
         self.noisy_end = 0;
         self.bad_count = 0;
         self.skip_quiets = quiescence;
+        self.checking_quiets_only = None;
         self.quiescence = quiescence;
     }
 
@@ -203,6 +210,39 @@ impl MovePicker {
     #[inline]
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
+    }
+
+    /// From now on, hand out only the quiet moves that give check (`info`: the node's
+    /// [`Position::check_info`]): after a futile quiet move every later quiet is futile too,
+    /// and only checks escape the pruning. The quiets already generated are filtered at once,
+    /// keeping their order and scores, so the search no longer picks and rejects each of them.
+    /// Killers and the counter move are still handed out (the search prunes them).
+    pub fn keep_only_checking_quiets(&mut self, pos: &Position, info: &CheckInfo) {
+        if self.checking_quiets_only.is_some() {
+            return;
+        }
+        self.checking_quiets_only = Some(*info);
+        if self.stage == Stage::Quiet {
+            self.retain_checks(pos, self.next);
+        }
+    }
+
+    /// Drops the moves from `start` on that do not give check, keeping the order and scores
+    /// of the rest.
+    fn retain_checks(&mut self, pos: &Position, start: usize) {
+        let Some(info) = self.checking_quiets_only else {
+            return;
+        };
+        let mut kept = start;
+        for i in start..self.moves.len() {
+            let mv = self.moves.as_slice()[i];
+            if pos.gives_check_with(&info, mv) {
+                self.moves.as_mut_slice()[kept] = mv;
+                self.scores[kept] = self.scores[i];
+                kept += 1;
+            }
+        }
+        self.moves.truncate(kept);
     }
 
     /// Takes the best-scored move among `self.next..end` and advances.
@@ -310,6 +350,7 @@ impl MovePicker {
                     }
                     let start = self.moves.len();
                     pos.generate_quiet(&mut self.moves);
+                    self.retain_checks(pos, start);
                     let side = pos.side_to_move();
                     let threats = Threats::of(pos);
                     for i in start..self.moves.len() {
@@ -413,6 +454,84 @@ mod tests {
                 if pos.is_legal(tt) {
                     assert_eq!(picked[0], tt);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn after_the_call_only_checking_quiets_follow_and_none_is_lost() {
+        // White's queen and knights have many quiet moves, several of them checks; a killer
+        // that does not check and one that does.
+        let pos = Position::from_fen("r3k2r/ppp2ppp/8/3q4/8/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let history = History::new();
+        let find = |text: &str| {
+            pos.legal_moves()
+                .iter()
+                .copied()
+                .find(|&mv| pos.move_to_coordinate(mv) == text)
+                .unwrap_or_else(|| panic!("{text} is not legal"))
+        };
+        let killers = [find("a2a3"), find("d2e3")];
+        let info = pos.check_info();
+        let gives_check = |mv: Move| pos.gives_check(mv);
+        for cut_after in [0, 1, 2, 3, 6] {
+            // The whole order, and the order after keeping only checks once `cut_after` quiet
+            // moves are out (at the killers, the counter or among the generated quiets).
+            let mut full = MovePicker::new(&pos, Move::NONE, killers, Move::NONE);
+            let mut reference = Vec::new();
+            while let Some(mv) = full.next(&pos, &history) {
+                reference.push(mv);
+            }
+            let mut picker = MovePicker::new(&pos, Move::NONE, killers, Move::NONE);
+            let mut quiets_seen = 0;
+            let mut after = Vec::new();
+            let mut cut = false;
+            while let Some(mv) = picker.next(&pos, &history) {
+                if cut {
+                    after.push(mv);
+                } else if !is_noisy(&pos, mv) {
+                    quiets_seen += 1;
+                    if quiets_seen > cut_after {
+                        picker.keep_only_checking_quiets(&pos, &info);
+                        cut = true;
+                    }
+                }
+            }
+            assert!(cut, "fewer than {cut_after} quiet moves");
+            // What the reference hands out after the same point, quiet non-checks left out
+            // (the killers still come: the search prunes them).
+            let index = reference
+                .iter()
+                .enumerate()
+                .filter(|(_, &mv)| !is_noisy(&pos, mv))
+                .nth(cut_after)
+                .map(|(i, _)| i)
+                .unwrap_or(reference.len());
+            let expected: HashSet<Move> = reference[index + 1..]
+                .iter()
+                .copied()
+                .filter(|&mv| is_noisy(&pos, mv) || gives_check(mv))
+                .collect();
+            let handed: HashSet<Move> = after
+                .iter()
+                .copied()
+                .filter(|&mv| !killers.contains(&mv))
+                .collect();
+            let expected: HashSet<Move> = expected
+                .into_iter()
+                .filter(|mv| !killers.contains(mv))
+                .collect();
+            assert_eq!(handed, expected, "cut after {cut_after} quiets");
+            assert!(
+                after
+                    .iter()
+                    .all(|&mv| is_noisy(&pos, mv) || gives_check(mv) || killers.contains(&mv)),
+                "a quiet move that does not check was handed out"
+            );
+            if cut_after == 0 {
+                // Qe2+ is among the quiets still to come: the test looks at a real check.
+                assert!(handed.contains(&find("d2e2")), "Qe2+ was lost");
             }
         }
     }

@@ -960,10 +960,9 @@ impl Worker {
                     let reduced =
                         depth - 1 - whole_plies(self.reduction(depth, moves_searched + 1));
                     // Futility: even a good margin over the static evaluation stays below
-                    // alpha, so this quiet move is not searched. The quiets after it are
-                    // tested one by one, not skipped together: a quiet check among them is
-                    // never pruned, and is often the move (a knight or queen check after a
-                    // sacrifice).
+                    // alpha, so this quiet move is not searched, nor any quiet after it but
+                    // the checks: a quiet check is never pruned, and is often the move (a
+                    // knight or queen check after a sacrifice).
                     if ablation::FUTILITY
                         && !in_check
                         && reduced <= 8
@@ -972,6 +971,10 @@ impl Worker {
                             + params::futility_per_depth() * reduced.max(0)
                             <= alpha
                     {
+                        // Every later quiet is futile as well (their reduced depth is no
+                        // greater, alpha no lower): only the checks among them are left.
+                        let info = check_info.get_or_insert_with(|| self.pos.check_info());
+                        self.pickers[ply].keep_only_checking_quiets(&self.pos, info);
                         continue;
                     }
                     // A quiet move that keeps failing in this context is not tried near the
