@@ -965,6 +965,9 @@ impl Worker {
                     // knight or queen check after a sacrifice).
                     if ablation::FUTILITY
                         && !in_check
+                        // A mate already found puts alpha beyond any margin, and a quiet
+                        // move may still mate sooner (delays_being_mated's Kb3).
+                        && !score::is_decisive(alpha)
                         && reduced <= 8
                         && static_eval
                             + params::futility_base()
@@ -1362,15 +1365,22 @@ mod tests {
             return; // the constants may have been set by another test
         }
         let table = reduction_table();
-        // 0.81 + ln 10 * ln 10 / 2.58 = 2.865 plies at depth 10, move 10.
-        assert_eq!(table[10][10], 286);
-        assert_eq!(whole_plies(table[10][10]), 2);
-        // An adjustment of 40 hundredths takes it past the third ply; one of 10 does not.
-        assert_eq!(whole_plies(table[10][10] + 40), 3);
-        assert_eq!(whole_plies(table[10][10] + 10), 2);
+        // base + ln 10 * ln 10 / divisor plies at depth 10, move 10, in hundredths.
+        let base = f64::from(super::params::lmr_base()) / 100.0;
+        let divisor = f64::from(super::params::lmr_divisor()) / 100.0;
+        let expected = 100.0 * (base + 10f64.ln() * 10f64.ln() / divisor);
+        assert_eq!(table[10][10], expected as i32);
+        let t = table[10][10];
+        let whole = t.div_euclid(100);
+        assert_eq!(whole_plies(t), whole);
+        // An adjustment that takes the sum past the next whole ply counts; one that stays
+        // short of it does not, however close.
+        let to_next = 100 - t.rem_euclid(100);
+        assert_eq!(whole_plies(t + to_next), whole + 1);
+        assert_eq!(whole_plies(t + to_next - 1), whole);
         // A whole-ply adjustment gives what a table in whole plies would have.
-        assert_eq!(whole_plies(table[10][10] - 100), 1);
-        assert_eq!(whole_plies(table[10][10] + 100), 3);
+        assert_eq!(whole_plies(t - 100), whole - 1);
+        assert_eq!(whole_plies(t + 100), whole + 1);
         // Reductions grow with the depth and the move number.
         assert!(table[3][3] < table[10][10] && table[10][10] < table[20][40]);
         // A negative sum floors towards fewer plies, as the clamp to zero expects.
