@@ -246,6 +246,13 @@ impl TranspositionTable {
                 // Same position: keep a deeper non-exact result unless ours is exact or close.
                 let old_depth = unpack_depth(data);
                 if bound != Bound::Exact && depth + 3 < old_depth && unpack_age(data) == age {
+                    // The deeper result stays, but a move found since (by a full-width search,
+                    // not quiescence) is the better one to try first.
+                    if !mv.is_none() && depth > 0 && mv.raw() != data as u16 {
+                        let new = (data & !0xFFFF) | u64::from(mv.raw());
+                        slot.check.store(key ^ new, Ordering::Relaxed);
+                        slot.data.store(new, Ordering::Relaxed);
+                    }
                     return;
                 }
                 let mv = if mv.is_none() {
@@ -350,6 +357,20 @@ mod tests {
         tt.store(42, mv, 10, 0, 5, Bound::Exact);
         tt.store(42, Move::NONE, 20, 0, 6, Bound::Upper);
         assert_eq!(tt.probe(42).map(|e| (e.mv, e.score)), Some((mv, 20)));
+    }
+
+    #[test]
+    fn a_shallower_result_keeps_the_deeper_score_but_brings_its_new_move() {
+        let tt = TranspositionTable::new(1);
+        let old = Move::normal(Square::A1, Square::H8);
+        let new = Move::normal(Square::E1, Square::E8);
+        tt.store(42, old, 10, 3, 12, Bound::Lower);
+        tt.store(42, new, 30, 3, 5, Bound::Lower);
+        let entry = tt.probe(42).map(|e| (e.mv, e.score, e.depth));
+        assert_eq!(entry, Some((new, 10, 12)));
+        // Quiescence (depth 0) leaves the deep entry's move alone.
+        tt.store(42, old, 50, 3, 0, Bound::Lower);
+        assert_eq!(tt.probe(42).map(|e| e.mv), Some(new));
     }
 
     #[test]

@@ -720,7 +720,8 @@ impl Worker {
         };
         let rows = self.continuation_rows(ply);
         // A verification search (with a move left out) must not take the full node's score.
-        if !pv_node && excluded.is_none() {
+        // Near the fifty-move limit a stored score may no longer hold (the draw comes first).
+        if !pv_node && excluded.is_none() && self.pos.halfmove_clock() < 90 {
             if let Some(score) = entry.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
                 // A quiet hash move that cuts again earns its history as a searched one would.
                 if score >= beta && !tt_move.is_none() && !is_noisy(&self.pos, tt_move) {
@@ -786,9 +787,13 @@ impl Worker {
             (raw, corrected, refined)
         };
         self.stack[ply].eval = eval;
-        let improving = !in_check
-            && ply >= 2
-            && (self.stack[ply - 2].eval == NO_EVAL || eval > self.stack[ply - 2].eval);
+        // Improving: better than two plies ago, or than four when that node was in check
+        // (no evaluation); with neither, assumed (as in Stockfish 16).
+        let earlier = [2, 4]
+            .into_iter()
+            .filter_map(|back| ply.checked_sub(back).map(|p| self.stack[p].eval))
+            .find(|&e| e != NO_EVAL);
+        let improving = !in_check && ply >= 2 && earlier.is_none_or(|e| eval > e);
 
         // Internal iterative reduction: a node the table knows no move for is searched one ply
         // shallower (its first search mostly finds the move to search the node with later).
@@ -1094,6 +1099,14 @@ impl Worker {
             if root {
                 if let Some(i) = self.root_moves.iter().position(|&m| m == mv) {
                     self.root_move_nodes[i] += self.nodes - nodes_before;
+                }
+                // A re-search that refuted the move an earlier attempt of this iteration left
+                // as its partial result: the partial result no longer stands.
+                if !self.stopped
+                    && score <= alpha
+                    && self.partial.as_ref().and_then(|p| p.pv.first()) == Some(&mv)
+                {
+                    self.partial = None;
                 }
             }
             if self.stopped {
