@@ -1,12 +1,14 @@
 //! Move-ordering memory: killer moves per ply, counter moves, and history scores (bonus on a
 //! cutoff, malus for the moves tried before it, with gravity so scores stay bounded and old
-//! knowledge fades): for quiet moves by side, from and to square (butterfly), by the earlier
+//! knowledge fades): for quiet moves by side, from and to square and whether the opponent
+//! attacks each of the two (butterfly: a move out of an attack is another move than the same
+//! move in a quiet position, as in Stormphrax and Stockfish), by the earlier
 //! move one, two and four plies back and the move's own piece and destination (continuation
 //! history), and for captures by piece, destination and captured kind (capture history).
 
 use super::params;
 use super::score::MAX_PLY;
-use crate::board::{Color, Move, Piece, PieceKind, Square};
+use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Square};
 
 /// Upper bound of a history score's magnitude.
 pub const MAX_HISTORY: i32 = 16_384;
@@ -33,6 +35,13 @@ fn apply(entry: &mut i16, bonus: i32) {
     apply_with_gravity(entry, bonus, MAX_HISTORY);
 }
 
+/// Which of the butterfly's four tables a quiet move uses: 2 if the opponent attacks its
+/// from-square (the piece flees or stays en prise), plus 1 if it attacks its to-square.
+#[inline]
+pub fn threat_index(mv: Move, threatened: Bitboard) -> usize {
+    2 * usize::from(threatened.contains(mv.from())) + usize::from(threatened.contains(mv.to()))
+}
+
 /// Entries of the continuation table: (earlier piece, its destination) x (piece, destination).
 const CONTINUATION_SIZE: usize = 12 * 64 * 12 * 64;
 /// Entries of the capture table: piece x destination x captured kind (6, or 6 for none: a
@@ -49,8 +58,9 @@ pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
 /// All move-ordering tables of one search thread.
 #[derive(Clone)]
 pub struct History {
-    /// Quiet-move history by side, from-square and to-square.
-    butterfly: Box<[[[i16; 64]; 64]; 2]>,
+    /// Quiet-move history by side, whether the from- and to-squares are attacked (see
+    /// [`threat_index`]), from-square and to-square.
+    butterfly: Box<[[[[i16; 64]; 64]; 4]; 2]>,
     /// Two killer moves per ply.
     killers: [[Move; 2]; MAX_PLY + 1],
     /// Best reply to the previous move, by the piece that made it and its destination.
@@ -77,7 +87,7 @@ impl History {
     /// Empty tables.
     pub fn new() -> History {
         History {
-            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            butterfly: Box::new([[[[0; 64]; 64]; 4]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             counters: Box::new([[Move::NONE; 64]; 12]),
             continuation: vec![0; CONTINUATION_SIZE].into_boxed_slice(),
@@ -109,6 +119,7 @@ impl History {
     }
 
     /// The ordering score of a quiet move of `piece`: butterfly plus continuation history.
+    /// `threatened`: the squares the opponent attacks.
     #[inline]
     pub fn quiet_score_after(
         &self,
@@ -116,8 +127,9 @@ impl History {
         piece: Piece,
         mv: Move,
         rows: &ContinuationRows,
+        threatened: Bitboard,
     ) -> i32 {
-        self.quiet_score(side, mv) + self.continuation_score(rows, piece, mv.to())
+        self.quiet_score(side, mv, threatened) + self.continuation_score(rows, piece, mv.to())
     }
 
     /// Adds `bonus` (negative: malus) to a quiet move's butterfly and continuation histories.
@@ -128,9 +140,10 @@ impl History {
         piece: Piece,
         mv: Move,
         rows: &ContinuationRows,
+        threatened: Bitboard,
         bonus: i32,
     ) {
-        self.update_quiet(side, mv, bonus);
+        self.update_quiet(side, mv, threatened, bonus);
         self.update_continuation(piece, mv.to(), rows, bonus);
     }
 
@@ -188,17 +201,20 @@ impl History {
         self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
     }
 
-    /// History score of a quiet move for `side`.
+    /// History score of a quiet move for `side` where the opponent attacks `threatened`.
     #[inline]
-    pub fn quiet_score(&self, side: Color, mv: Move) -> i32 {
-        i32::from(self.butterfly[side.index()][mv.from().index()][mv.to().index()])
+    pub fn quiet_score(&self, side: Color, mv: Move, threatened: Bitboard) -> i32 {
+        let threat = threat_index(mv, threatened);
+        i32::from(self.butterfly[side.index()][threat][mv.from().index()][mv.to().index()])
     }
 
-    /// Adds `bonus` (negative: malus) to a quiet move's history.
+    /// Adds `bonus` (negative: malus) to a quiet move's history where the opponent attacks
+    /// `threatened`.
     #[inline]
-    pub fn update_quiet(&mut self, side: Color, mv: Move, bonus: i32) {
+    pub fn update_quiet(&mut self, side: Color, mv: Move, threatened: Bitboard, bonus: i32) {
+        let threat = threat_index(mv, threatened);
         apply(
-            &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
+            &mut self.butterfly[side.index()][threat][mv.from().index()][mv.to().index()],
             bonus,
         );
     }
@@ -249,15 +265,15 @@ mod tests {
         let mut h = History::new();
         let mv = Move::normal(Square::E1, Square::E8);
         for _ in 0..1000 {
-            h.update_quiet(Color::White, mv, history_bonus(20));
+            h.update_quiet(Color::White, mv, Bitboard::EMPTY, history_bonus(20));
         }
-        let s = h.quiet_score(Color::White, mv);
+        let s = h.quiet_score(Color::White, mv, Bitboard::EMPTY);
         assert!(s > 10_000 && s <= MAX_HISTORY, "{s}");
         for _ in 0..1000 {
-            h.update_quiet(Color::White, mv, -history_bonus(20));
+            h.update_quiet(Color::White, mv, Bitboard::EMPTY, -history_bonus(20));
         }
-        assert!(h.quiet_score(Color::White, mv) < -10_000);
-        assert_eq!(h.quiet_score(Color::Black, mv), 0);
+        assert!(h.quiet_score(Color::White, mv, Bitboard::EMPTY) < -10_000);
+        assert_eq!(h.quiet_score(Color::Black, mv, Bitboard::EMPTY), 0);
     }
 
     #[test]
@@ -277,11 +293,18 @@ mod tests {
             None,
         ];
         for _ in 0..50 {
-            h.update_quiet_after(Color::White, knight, mv, &after_e5, history_bonus(8));
+            h.update_quiet_after(
+                Color::White,
+                knight,
+                mv,
+                &after_e5,
+                Bitboard::EMPTY,
+                history_bonus(8),
+            );
         }
-        let butterfly = h.quiet_score(Color::White, mv);
-        let with_e5 = h.quiet_score_after(Color::White, knight, mv, &after_e5);
-        let with_d5 = h.quiet_score_after(Color::White, knight, mv, &after_d5);
+        let butterfly = h.quiet_score(Color::White, mv, Bitboard::EMPTY);
+        let with_e5 = h.quiet_score_after(Color::White, knight, mv, &after_e5, Bitboard::EMPTY);
+        let with_d5 = h.quiet_score_after(Color::White, knight, mv, &after_d5, Bitboard::EMPTY);
         assert!(
             butterfly > 0 && with_d5 == butterfly,
             "{butterfly} {with_d5}"
@@ -292,7 +315,7 @@ mod tests {
         );
         // Four plies back counts half.
         let far = [None, None, after_e5[0]];
-        let half = h.quiet_score_after(Color::White, knight, mv, &far) - butterfly;
+        let half = h.quiet_score_after(Color::White, knight, mv, &far, Bitboard::EMPTY) - butterfly;
         assert_eq!(half, (with_e5 - butterfly) / 2);
         // Captures: by piece, destination and victim.
         let to = Square::new(4, 4);
@@ -301,7 +324,36 @@ mod tests {
         assert_eq!(h.capture_score(knight, to, Some(PieceKind::Rook)), 0);
         assert_eq!(h.capture_score(knight, to, None), 0);
         h.clear();
-        assert_eq!(h.quiet_score_after(Color::White, knight, mv, &after_e5), 0);
+        assert_eq!(
+            h.quiet_score_after(Color::White, knight, mv, &after_e5, Bitboard::EMPTY),
+            0
+        );
+    }
+
+    #[test]
+    fn a_move_out_of_an_attack_learns_apart_from_the_same_move_in_peace() {
+        let mut h = History::new();
+        // Nf3-e5: the knight attacked on f3 (by a pawn on g4, say), e5 not attacked.
+        let mv = Move::normal(Square::new(5, 2), Square::new(4, 4));
+        let from_attacked = Bitboard::from_square(mv.from());
+        let to_attacked = Bitboard::from_square(mv.to());
+        assert_eq!(threat_index(mv, Bitboard::EMPTY), 0);
+        assert_eq!(threat_index(mv, to_attacked), 1);
+        assert_eq!(threat_index(mv, from_attacked), 2);
+        assert_eq!(threat_index(mv, from_attacked | to_attacked), 3);
+        for _ in 0..20 {
+            h.update_quiet(Color::White, mv, from_attacked, history_bonus(10));
+        }
+        assert!(h.quiet_score(Color::White, mv, from_attacked) > 0);
+        // Squares other than the move's two change nothing.
+        let elsewhere = from_attacked | Bitboard::from_square(Square::A1);
+        assert_eq!(
+            h.quiet_score(Color::White, mv, elsewhere),
+            h.quiet_score(Color::White, mv, from_attacked)
+        );
+        for threatened in [Bitboard::EMPTY, to_attacked, from_attacked | to_attacked] {
+            assert_eq!(h.quiet_score(Color::White, mv, threatened), 0);
+        }
     }
 
     #[test]

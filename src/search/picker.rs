@@ -3,7 +3,8 @@
 //!
 //! Main search: TT move -> winning/equal captures and queen promotions (MVV-LVA, then capture
 //! history, checked by SEE) -> killer 1 -> killer 2 -> counter move -> quiet moves by
-//! butterfly and continuation history (raised for a piece escaping an attack by a cheaper piece,
+//! butterfly (by side, from and to square, and whether the opponent attacks each) and
+//! continuation history (raised for a piece escaping an attack by a cheaper piece,
 //! lowered for one stepping into such an attack) -> losing captures.
 //! Quiescence: TT move -> winning/equal captures only (or every evasion when in check).
 
@@ -34,26 +35,38 @@ const CAPTURE_BASE: i32 = 1 << 20;
 
 /// Squares the side not to move attacks with pawns; with pawns and minor pieces; with pawns,
 /// minor pieces and rooks: where a minor, a rook or a queen of the side to move stands
-/// threatened by a cheaper piece.
-struct Threats {
+/// threatened by a cheaper piece; and with any piece (the squares the quiet histories are
+/// indexed by).
+#[derive(Clone, Copy, Debug)]
+pub struct Threats {
     by_pawn: Bitboard,
     by_minor: Bitboard,
     by_rook: Bitboard,
+    all: Bitboard,
 }
 
 impl Threats {
-    fn of(pos: &Position) -> Threats {
+    /// The squares the side not to move attacks in `pos`.
+    pub fn of(pos: &Position) -> Threats {
         let them = !pos.side_to_move();
         let occupied = pos.occupied();
         let attacks = |kind| pos.attacks_of_kind(them, kind, occupied);
         let by_pawn = attacks(PieceKind::Pawn);
         let by_minor = by_pawn | attacks(PieceKind::Knight) | attacks(PieceKind::Bishop);
         let by_rook = by_minor | attacks(PieceKind::Rook);
+        let all = by_rook | attacks(PieceKind::Queen) | attacks(PieceKind::King);
         Threats {
             by_pawn,
             by_minor,
             by_rook,
+            all,
         }
+    }
+
+    /// Every square the side not to move attacks.
+    #[inline]
+    pub fn all(&self) -> Bitboard {
+        self.all
     }
 
     /// Ordering adjustment of a quiet move: a piece that leaves a square where a cheaper
@@ -128,6 +141,8 @@ pub struct MovePicker {
     /// that give check (by this information) are handed out.
     checking_quiets_only: Option<CheckInfo>,
     quiescence: bool,
+    /// The opponent's attacks, worked out when first needed (most nodes are cut before).
+    threats: Option<Threats>,
 }
 
 impl MovePicker {
@@ -149,6 +164,7 @@ impl MovePicker {
             skip_quiets: false,
             checking_quiets_only: None,
             quiescence: false,
+            threats: None,
         }
     }
 
@@ -204,6 +220,14 @@ impl MovePicker {
         self.skip_quiets = quiescence;
         self.checking_quiets_only = None;
         self.quiescence = quiescence;
+        self.threats = None;
+    }
+
+    /// The squares the opponent attacks in `pos`, the position this picker was armed for
+    /// (worked out once per node).
+    #[inline]
+    pub fn threats(&mut self, pos: &Position) -> Threats {
+        *self.threats.get_or_insert_with(|| Threats::of(pos))
     }
 
     /// From now on, hand out no more quiet moves (late-move pruning).
@@ -352,14 +376,15 @@ impl MovePicker {
                     pos.generate_quiet(&mut self.moves);
                     self.retain_checks(pos, start);
                     let side = pos.side_to_move();
-                    let threats = Threats::of(pos);
+                    let threats = self.threats(pos);
                     for i in start..self.moves.len() {
                         let mv = self.moves.as_slice()[i];
                         let piece = pos
                             .piece_at(mv.from())
                             .unwrap_or(Piece::new(side, PieceKind::Pawn));
-                        self.scores[i] = history.quiet_score_after(side, piece, mv, &self.rows)
-                            + threats.adjustment(piece.kind, mv);
+                        self.scores[i] =
+                            history.quiet_score_after(side, piece, mv, &self.rows, threats.all())
+                                + threats.adjustment(piece.kind, mv);
                     }
                     self.next = start;
                 }
@@ -384,12 +409,13 @@ impl MovePicker {
                 Stage::GenerateEvasions => {
                     pos.generate_all(&mut self.moves);
                     let side = pos.side_to_move();
+                    let threatened = self.threats(pos).all();
                     for i in 0..self.moves.len() {
                         let mv = self.moves.as_slice()[i];
                         self.scores[i] = if is_noisy(pos, mv) {
                             CAPTURE_BASE + mvv_lva(pos, mv)
                         } else {
-                            history.quiet_score(side, mv)
+                            history.quiet_score(side, mv, threatened)
                         };
                     }
                     self.next = 0;

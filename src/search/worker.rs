@@ -6,14 +6,14 @@ use super::correction::CorrectionHistory;
 use super::history::{history_bonus, ContinuationRows, History, CONTINUATION_PLIES};
 use super::limits::SearchLimits;
 use super::params;
-use super::picker::{is_noisy, MovePicker};
+use super::picker::{is_noisy, MovePicker, Threats};
 use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::{captured_kind, gain_of, see_ge};
 use super::tablebases::SearchTablebases;
 use super::time::{soft_scale, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::ablation;
-use crate::board::{CheckInfo, Move, Piece, Position};
+use crate::board::{Bitboard, CheckInfo, Move, Piece, Position};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -727,11 +727,13 @@ impl Worker {
                 if score >= beta && !tt_move.is_none() && !is_noisy(&self.pos, tt_move) {
                     if let Some(piece) = self.pos.piece_at(tt_move.from()) {
                         let us = self.pos.side_to_move();
+                        let threatened = Threats::of(&self.pos).all();
                         self.history.update_quiet_after(
                             us,
                             piece,
                             tt_move,
                             &rows,
+                            threatened,
                             history_bonus(depth),
                         );
                     }
@@ -931,7 +933,11 @@ impl Worker {
             }
             let quiet = !is_noisy(&self.pos, mv);
             let history_score = match self.pos.piece_at(mv.from()) {
-                Some(piece) if quiet => self.history.quiet_score_after(us, piece, mv, &rows),
+                Some(piece) if quiet => {
+                    let threatened = self.pickers[ply].threats(&self.pos).all();
+                    self.history
+                        .quiet_score_after(us, piece, mv, &rows, threatened)
+                }
                 _ => 0,
             };
             // The picker has already run SEE on the captures it sorted; only the hash move's
@@ -1157,10 +1163,15 @@ impl Worker {
             // cutoff ended the loop before the move that made it was listed) lose.
             let bonus = history_bonus(depth);
             let best_quiet = !is_noisy(&self.pos, best_move);
+            let threatened = if best_quiet {
+                self.pickers[ply].threats(&self.pos).all()
+            } else {
+                Bitboard::EMPTY
+            };
             if let Some(piece) = self.pos.piece_at(best_move.from()) {
                 if best_quiet {
                     self.history
-                        .update_quiet_after(us, piece, best_move, &rows, bonus);
+                        .update_quiet_after(us, piece, best_move, &rows, threatened, bonus);
                 } else {
                     let captured = captured_kind(&self.pos, best_move);
                     self.history
@@ -1171,7 +1182,7 @@ impl Worker {
                 for &tried in &quiets_tried[..quiets_count] {
                     if let Some(piece) = self.pos.piece_at(tried.from()) {
                         self.history
-                            .update_quiet_after(us, piece, tried, &rows, -bonus);
+                            .update_quiet_after(us, piece, tried, &rows, threatened, -bonus);
                     }
                 }
                 self.history.store_killer(ply, best_move);
