@@ -6,7 +6,7 @@ use super::correction::CorrectionHistory;
 use super::history::{history_bonus, ContinuationRows, History, CONTINUATION_PLIES};
 use super::limits::SearchLimits;
 use super::params;
-use super::picker::{is_noisy, MovePicker, Threats};
+use super::picker::{is_noisy, MovePicker};
 use super::score::{self, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::{captured_kind, gain_of, see_ge};
 use super::tablebases::SearchTablebases;
@@ -727,7 +727,7 @@ impl Worker {
                 if score >= beta && !tt_move.is_none() && !is_noisy(&self.pos, tt_move) {
                     if let Some(piece) = self.pos.piece_at(tt_move.from()) {
                         let us = self.pos.side_to_move();
-                        let threatened = Threats::of(&self.pos).all();
+                        let threatened = self.pos.attacked_squares(!us, self.pos.occupied());
                         self.history.update_quiet_after(
                             us,
                             piece,
