@@ -95,6 +95,9 @@ tunables! {
     lmr_refutation: "lmr_refutation" = 100, 0..=300, step 25;
     /// Late-move reduction of a losing capture (hundredths of a ply).
     lmr_losing_capture: "lmr_losing_capture" = 100, 0..=300, step 25;
+    /// Late-move reduction: more for a quiet move when the hash move is a capture (hundredths
+    /// of a ply).
+    lmr_tt_capture: "lmr_tt_capture" = 100, 0..=300, step 25;
     /// Null move: the reduction's constant part, in plies.
     nmp_base: "nmp_base" = 3, 1..=6, step 1;
     /// Null move: one more ply of reduction per this many plies of depth.

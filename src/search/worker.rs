@@ -277,12 +277,17 @@ impl Worker {
                 } else {
                     (-INFINITE, INFINITE)
                 };
+                // Each fail high in a row searches the next window a ply shallower: the score
+                // is rising, and a shallower search finds how far sooner (as in Stockfish). A
+                // fail low searches at the full depth again.
+                let mut failed_high = 0;
                 let line_score = loop {
+                    let search_depth = (depth as i32 - failed_high).max(1);
                     // Compiled twice: without tablebases the tree has no probe code at all.
                     let result = if sh.tb.is_some() {
-                        self.search::<true>(sh, depth as i32, 0, alpha, beta, true, false)
+                        self.search::<true>(sh, search_depth, 0, alpha, beta, true, false)
                     } else {
-                        self.search::<false>(sh, depth as i32, 0, alpha, beta, true, false)
+                        self.search::<false>(sh, search_depth, 0, alpha, beta, true, false)
                     };
                     if self.stopped {
                         break None;
@@ -296,10 +301,15 @@ impl Worker {
                         self.report_bound(sh, pv_index, result, Bound::Upper, pv);
                         beta = (alpha + beta) / 2;
                         alpha = (result - delta).max(-INFINITE);
+                        failed_high = 0;
                     } else if result >= beta {
                         let pv = self.pv[0][..self.pv_len[0]].to_vec();
                         self.report_bound(sh, pv_index, result, Bound::Lower, pv);
                         beta = (result + delta).min(INFINITE);
+                        // A mate found at this depth may not be found shallower.
+                        if !score::is_decisive(result) {
+                            failed_high += 1;
+                        }
                     } else {
                         break Some(result);
                     }
@@ -912,6 +922,8 @@ impl Worker {
         };
         let counter = self.history.counter(prev_piece, prev_move);
         self.pickers[ply].reset(&self.pos, tt_move, killers, counter, rows);
+        // A capture as the hash move: the quiet moves are unlikely to do better.
+        let tt_capture = !tt_move.is_none() && is_noisy(&self.pos, tt_move);
 
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
@@ -1064,7 +1076,8 @@ impl Worker {
                             + flag(!improving, params::lmr_not_improving())
                             + flag(cut_node, params::lmr_cut_node())
                             - flag(gives_check, params::lmr_gives_check())
-                            - flag(refutation, params::lmr_refutation());
+                            - flag(refutation, params::lmr_refutation())
+                            + flag(tt_capture, params::lmr_tt_capture());
                         r = whole_plies(hundredths);
                         r -= history_score / params::lmr_history_divisor();
                     } else {
