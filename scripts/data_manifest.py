@@ -55,6 +55,16 @@ def file_digest(path: str) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
+def generation_of(directory: str) -> str:
+    """The generation a data directory holds, from its last component (`gen10` -> "10")."""
+    return re.sub(r"^gen", "", os.path.basename(os.path.normpath(directory)))
+
+
+def row_text(first: int, chunk_games: int, positions: int, digest: str) -> str:
+    """One manifest row: the game range, the positions and the sha256 prefix."""
+    return f"| {first}..{first + chunk_games} | {positions:,} | `{digest[:16]}` |"
+
+
 def manifest_rows(manifest: str, generation: str) -> dict[int, tuple[int, int, str]]:
     """The rows of one generation's section of the manifest: first game -> (last game,
     positions, sha256 prefix). `generation` is a number as a string ("10")."""
@@ -77,7 +87,7 @@ def manifest_rows(manifest: str, generation: str) -> dict[int, tuple[int, int, s
 
 def check(directory: str, names: list[str], manifest: str, chunk_games: int) -> int:
     """Compares every complete chunk with its manifest row; 1 if any differs."""
-    generation = re.sub(r"^gen", "", os.path.basename(os.path.normpath(directory)))
+    generation = generation_of(directory)
     rows = manifest_rows(manifest, generation)
     if not rows:
         print(f"{manifest}: no rows for generation {generation}", file=sys.stderr)
@@ -112,13 +122,13 @@ def chunk_row(directory: str, name: str, chunk_games: int) -> tuple[int, str]:
     if size % RECORD_LEN:
         raise ValueError(f"{name}: {size} bytes is not a whole number of records")
     positions = size // RECORD_LEN
-    return positions, f"| {first}..{first + chunk_games} | {positions:,} | `{digest[:16]}` |"
+    return positions, row_text(first, chunk_games, positions, digest)
 
 
 def append(directory: str, names: list[str], manifest: str, chunk_games: int, session: str,
            intro: str | None) -> int:
     """Writes the rows of the chunks not yet in `manifest` into the session's block."""
-    generation = re.sub(r"^gen", "", os.path.basename(os.path.normpath(directory)))
+    generation = generation_of(directory)
     listed = manifest_rows(manifest, generation)
     new = [n for n in names if int(CHUNK.match(n).group(1)) not in listed]
     with open(manifest, encoding="utf-8") as f:
@@ -147,7 +157,7 @@ def append(directory: str, names: list[str], manifest: str, chunk_games: int, se
     summary += len(rows)
     session_rows = []
     i = table_end + len(rows) - 1
-    while lines[i].startswith("| ") and ROW.match(lines[i]):
+    while ROW.match(lines[i]):
         session_rows.append(lines[i])
         i -= 1
     session_positions = sum(int(ROW.match(r).group(3).replace(",", "")) for r in session_rows)
@@ -214,7 +224,7 @@ def main() -> int:
     if args.check:
         return check(args.dir, names, args.check, args.chunk_games)
     if args.missing:
-        generation = re.sub(r"^gen", "", os.path.basename(os.path.normpath(args.dir)))
+        generation = generation_of(args.dir)
         listed = manifest_rows(args.missing, generation)
         names = [n for n in names if int(CHUNK.match(n).group(1)) not in listed]
         if not names:
@@ -237,8 +247,7 @@ def main() -> int:
             print(f"{name}: {size} bytes is not a whole number of records", file=sys.stderr)
             return 1
         total += size // RECORD_LEN
-        print(f"| {first}..{first + args.chunk_games} | {size // RECORD_LEN:,} "
-              f"| `{digest.hexdigest()[:16]}` |")
+        print(row_text(first, args.chunk_games, size // RECORD_LEN, digest.hexdigest()))
     print(f"| all {len(names)} chunks | **{total:,}** | `{whole.hexdigest()[:16]}` (concatenated) |")
     return 0
 
