@@ -44,13 +44,16 @@ DEFAULT_MANIFEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 ROW = re.compile(r"^\| (\d+)\.\.(\d+) \| ([\d,]+) \| `([0-9a-f]{16})` \|")
 
 
-def file_digest(path: str) -> tuple[str, int]:
-    """The sha256 (hex) and size in bytes of a file."""
+def file_digest(path: str, whole=None) -> tuple[str, int]:
+    """The sha256 (hex) and size in bytes of a file; `whole`, a hashlib object, is fed the
+    same bytes (the digest of several files' concatenation)."""
     digest = hashlib.sha256()
     size = 0
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
+            if whole is not None:
+                whole.update(block)
             size += len(block)
     return digest.hexdigest(), size
 
@@ -115,10 +118,10 @@ def check(directory: str, names: list[str], manifest: str, chunk_games: int) -> 
     return 1 if different else 0
 
 
-def chunk_row(directory: str, name: str, chunk_games: int) -> tuple[int, str]:
-    """The positions and the manifest row of one complete chunk."""
+def chunk_row(directory: str, name: str, chunk_games: int, whole=None) -> tuple[int, str]:
+    """The positions and the manifest row of one complete chunk (`whole` as in file_digest)."""
     first = int(CHUNK.match(name).group(1))
-    digest, size = file_digest(os.path.join(directory, name))
+    digest, size = file_digest(os.path.join(directory, name), whole)
     if size % RECORD_LEN:
         raise ValueError(f"{name}: {size} bytes is not a whole number of records")
     positions = size // RECORD_LEN
@@ -235,19 +238,13 @@ def main() -> int:
     print("| games | positions | sha256 |")
     print("| --- | --- | --- |")
     for name in names:
-        first = int(CHUNK.match(name).group(1))
-        digest = hashlib.sha256()
-        size = 0
-        with open(os.path.join(args.dir, name), "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-                whole.update(block)
-                size += len(block)
-        if size % RECORD_LEN:
-            print(f"{name}: {size} bytes is not a whole number of records", file=sys.stderr)
+        try:
+            positions, row = chunk_row(args.dir, name, args.chunk_games, whole)
+        except ValueError as error:
+            print(error, file=sys.stderr)
             return 1
-        total += size // RECORD_LEN
-        print(row_text(first, args.chunk_games, size // RECORD_LEN, digest.hexdigest()))
+        total += positions
+        print(row)
     print(f"| all {len(names)} chunks | **{total:,}** | `{whole.hexdigest()[:16]}` (concatenated) |")
     return 0
 
