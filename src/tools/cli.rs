@@ -64,7 +64,9 @@ pub const USAGE: &str = "usage:
                                            from a net's weights, e.g. to fine-tune a shipped one;
                                            --validation-data: held-out games, not a random share;
                                            --output-buckets with --init copies a one-bucket
-                                           net's output layer into each bucket; --mirror:
+                                           net's output layer into each bucket; a wider
+                                           --hidden with --init widens the net, the new units
+                                           silent until trained; --mirror:
                                            files flipped on a seeded half of the samples;
                                            --min-ply: no positions before ply N;
                                            --stop-after: stop after epoch N of the

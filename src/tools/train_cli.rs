@@ -4,6 +4,7 @@
 use super::cli::{clock, default_threads, flag};
 use super::records::{read_records, PackedRecord};
 use super::trainer::checkpoint::Checkpoint;
+use super::trainer::net::FloatNetwork;
 use super::trainer::{quantise, train, Progress, Schedule, TrainConfig, Validation};
 use crate::eval::nnue::Network;
 use std::path::{Path, PathBuf};
@@ -57,6 +58,12 @@ fn data_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// Whether a hidden layer of `hidden` units per perspective is one the engine can load: a
+/// multiple of 32 from 32 to 4096.
+fn valid_hidden(hidden: usize) -> bool {
+    hidden != 0 && hidden <= crate::eval::nnue::MAX_HIDDEN && hidden.is_multiple_of(32)
+}
+
 /// Runs `betacut train`.
 pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     let files = data_files(args)?;
@@ -94,7 +101,17 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
                 })?,
                 _ => net,
             };
-            Some(Checkpoint::from_net(&net))
+            // A wider run than the net: the net widened, its new units silent at first.
+            match flag::<usize>(args, "--hidden")? {
+                Some(h) if h > net.hidden() && valid_hidden(h) => {
+                    let seed = flag(args, "--seed")?.unwrap_or(defaults.seed);
+                    let wide = FloatNetwork::from_network(&net)
+                        .widened(h, seed)
+                        .ok_or_else(|| format!("--hidden {h} cannot widen the --init net"))?;
+                    Some(Checkpoint::from_float(wide))
+                }
+                _ => Some(Checkpoint::from_net(&net)),
+            }
         }
         (None, None) => None,
     };
@@ -112,7 +129,8 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     let hidden = match (&resume, hidden) {
         (Some(c), Some(h)) if c.net.hidden() != h => {
             return Err(format!(
-                "--hidden {h}, but the net of --resume or --init has {} hidden units",
+                "--hidden {h}, but the net of --resume or --init has {} hidden units (--init \
+                 can widen a net, not narrow it)",
                 c.net.hidden()
             ))
         }
@@ -120,7 +138,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         (None, Some(h)) => h,
         (None, None) => defaults.hidden,
     };
-    if hidden == 0 || hidden > crate::eval::nnue::MAX_HIDDEN || !hidden.is_multiple_of(32) {
+    if !valid_hidden(hidden) {
         return Err(format!(
             "--hidden {hidden}: must be a multiple of 32 between 32 and 4096"
         ));
