@@ -78,6 +78,12 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
             return Err(format!("--output-buckets {b}: must be between 1 and 16"));
         }
     }
+    let hidden: Option<usize> = flag(args, "--hidden")?;
+    if let Some(h) = hidden.filter(|&h| !valid_hidden(h)) {
+        return Err(format!(
+            "--hidden {h}: must be a multiple of 32 between 32 and 4096"
+        ));
+    }
     let resume = match (
         flag::<PathBuf>(args, "--resume")?,
         flag::<PathBuf>(args, "--init")?,
@@ -102,8 +108,8 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
                 _ => net,
             };
             // A wider run than the net: the net widened, its new units silent at first.
-            match flag::<usize>(args, "--hidden")? {
-                Some(h) if h > net.hidden() && valid_hidden(h) => {
+            match hidden {
+                Some(h) if h > net.hidden() => {
                     let seed = flag(args, "--seed")?.unwrap_or(defaults.seed);
                     let wide = FloatNetwork::from_network(&net)
                         .widened(h, seed)
@@ -125,7 +131,6 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         (Some(c), _) => c.net.layout.buckets,
         (None, b) => b.unwrap_or(defaults.output_buckets),
     };
-    let hidden: Option<usize> = flag(args, "--hidden")?;
     let hidden = match (&resume, hidden) {
         (Some(c), Some(h)) if c.net.hidden() != h => {
             return Err(format!(
