@@ -56,7 +56,8 @@ pub const USAGE: &str = "usage:
                                            `name default min max step` per line; a build
                                            with the feature `tune` takes them as UCI options
   betacut train <data files...> --out FILE [--hidden N] [--output-buckets N] [--epochs N]
-                  [--batch N] [--lr X] [--lr-decay X | --lr-end X] [--wdl X] [--scale CP]
+                  [--batch N] [--lr X] [--lr-decay X | --lr-end X] [--weight-decay X]
+                  [--wdl X] [--scale CP]
                   [--threads N] [--seed S] [--stop-after N]
                   [--validation N | --validation-data FILE] [--checkpoint DIR]
                   [--resume FILE | --init NET] [--mirror] [--min-ply N]

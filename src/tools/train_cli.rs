@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 19] = [
+const VALUE_FLAGS: [&str; 20] = [
     "--out",
     "--hidden",
     "--output-buckets",
@@ -22,6 +22,7 @@ const VALUE_FLAGS: [&str; 19] = [
     "--lr",
     "--lr-decay",
     "--lr-end",
+    "--weight-decay",
     "--wdl",
     "--scale",
     "--threads",
@@ -178,6 +179,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
             Some(end) => Schedule::Cosine(end),
             None => flag(args, "--lr-decay")?.map_or(defaults.schedule, Schedule::Exponential),
         },
+        weight_decay: flag(args, "--weight-decay")?.unwrap_or(defaults.weight_decay),
         wdl: flag(args, "--wdl")?.unwrap_or(defaults.wdl),
         scale: flag(args, "--scale")?.unwrap_or(defaults.scale),
         threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
@@ -208,7 +210,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     eprintln!(
         "train: {} positions from {} file(s) loaded in {:.1} s{}; hidden {}, output buckets {}, \
          epochs {}, batch {}, \
-         lr {} ({}), wdl {}, scale {}, {} thread(s), seed {}{}{}",
+         lr {} ({}){}, wdl {}, scale {}, {} thread(s), seed {}{}{}",
         data.len(),
         files.len(),
         start.elapsed().as_secs_f64(),
@@ -224,6 +226,11 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         match config.schedule {
             Schedule::Exponential(f) => format!("x{f} per epoch"),
             Schedule::Cosine(end) => format!("cosine to {end} at the last epoch"),
+        },
+        if config.weight_decay > 0.0 {
+            format!(", weight decay {}", config.weight_decay)
+        } else {
+            String::new()
         },
         config.wdl,
         config.scale,

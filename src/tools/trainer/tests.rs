@@ -56,6 +56,7 @@ fn config(hidden: usize, epochs: u32) -> TrainConfig {
         batch: 256,
         lr: 0.005,
         schedule: Schedule::Exponential(0.95),
+        weight_decay: 0.0,
         wdl: 0.25,
         scale: 200.0,
         threads: 2,
@@ -287,6 +288,14 @@ fn bad_settings_are_refused() {
     };
     assert!(matches!(
         train(&data, &bad_wdl, None, &mut |_| {}),
+        Err(TrainError::Config(_))
+    ));
+    let bad_decay = TrainConfig {
+        weight_decay: -0.01,
+        ..config(32, 1)
+    };
+    assert!(matches!(
+        train(&data, &bad_decay, None, &mut |_| {}),
         Err(TrainError::Config(_))
     ));
     let bad_scale = TrainConfig {
