@@ -56,7 +56,8 @@ pub const USAGE: &str = "usage:
                                            `name default min max step` per line; a build
                                            with the feature `tune` takes them as UCI options
   betacut train <data files...> --out FILE [--hidden N] [--output-buckets N] [--epochs N]
-                  [--batch N] [--lr X] [--lr-decay X | --lr-end X] [--wdl X] [--scale CP]
+                  [--batch N] [--lr X] [--lr-decay X | --lr-end X] [--weight-decay X]
+                  [--wdl X] [--scale CP]
                   [--threads N] [--seed S] [--stop-after N]
                   [--validation N | --validation-data FILE] [--checkpoint DIR]
                   [--resume FILE | --init NET] [--mirror] [--min-ply N]
@@ -64,7 +65,9 @@ pub const USAGE: &str = "usage:
                                            from a net's weights, e.g. to fine-tune a shipped one;
                                            --validation-data: held-out games, not a random share;
                                            --output-buckets with --init copies a one-bucket
-                                           net's output layer into each bucket; --mirror:
+                                           net's output layer into each bucket; a wider
+                                           --hidden with --init widens the net, the new units
+                                           silent until trained; --mirror:
                                            files flipped on a seeded half of the samples;
                                            --min-ply: no positions before ply N;
                                            --stop-after: stop after epoch N of the

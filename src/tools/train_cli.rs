@@ -4,6 +4,7 @@
 use super::cli::{clock, default_threads, flag};
 use super::records::{read_records, PackedRecord};
 use super::trainer::checkpoint::Checkpoint;
+use super::trainer::net::FloatNetwork;
 use super::trainer::{quantise, train, Progress, Schedule, TrainConfig, Validation};
 use crate::eval::nnue::Network;
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 19] = [
+const VALUE_FLAGS: [&str; 20] = [
     "--out",
     "--hidden",
     "--output-buckets",
@@ -21,6 +22,7 @@ const VALUE_FLAGS: [&str; 19] = [
     "--lr",
     "--lr-decay",
     "--lr-end",
+    "--weight-decay",
     "--wdl",
     "--scale",
     "--threads",
@@ -57,6 +59,12 @@ fn data_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// Whether a hidden layer of `hidden` units per perspective is one the engine can load: a
+/// multiple of 32 from 32 to 4096.
+fn valid_hidden(hidden: usize) -> bool {
+    hidden != 0 && hidden <= crate::eval::nnue::MAX_HIDDEN && hidden.is_multiple_of(32)
+}
+
 /// Runs `betacut train`.
 pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     let files = data_files(args)?;
@@ -70,6 +78,12 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         if !(1..=crate::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&b) {
             return Err(format!("--output-buckets {b}: must be between 1 and 16"));
         }
+    }
+    let hidden: Option<usize> = flag(args, "--hidden")?;
+    if let Some(h) = hidden.filter(|&h| !valid_hidden(h)) {
+        return Err(format!(
+            "--hidden {h}: must be a multiple of 32 between 32 and 4096"
+        ));
     }
     let resume = match (
         flag::<PathBuf>(args, "--resume")?,
@@ -94,7 +108,17 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
                 })?,
                 _ => net,
             };
-            Some(Checkpoint::from_net(&net))
+            // A wider run than the net: the net widened, its new units silent at first.
+            match hidden {
+                Some(h) if h > net.hidden() => {
+                    let seed = flag(args, "--seed")?.unwrap_or(defaults.seed);
+                    let wide = FloatNetwork::from_network(&net)
+                        .widened(h, seed)
+                        .ok_or_else(|| format!("--hidden {h} cannot widen the --init net"))?;
+                    Some(Checkpoint::from_float(wide))
+                }
+                _ => Some(Checkpoint::from_net(&net)),
+            }
         }
         (None, None) => None,
     };
@@ -108,11 +132,11 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         (Some(c), _) => c.net.layout.buckets,
         (None, b) => b.unwrap_or(defaults.output_buckets),
     };
-    let hidden: Option<usize> = flag(args, "--hidden")?;
     let hidden = match (&resume, hidden) {
         (Some(c), Some(h)) if c.net.hidden() != h => {
             return Err(format!(
-                "--hidden {h}, but the net of --resume or --init has {} hidden units",
+                "--hidden {h}, but the net of --resume or --init has {} hidden units (--init \
+                 can widen a net, not narrow it)",
                 c.net.hidden()
             ))
         }
@@ -120,7 +144,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         (None, Some(h)) => h,
         (None, None) => defaults.hidden,
     };
-    if hidden == 0 || hidden > crate::eval::nnue::MAX_HIDDEN || !hidden.is_multiple_of(32) {
+    if !valid_hidden(hidden) {
         return Err(format!(
             "--hidden {hidden}: must be a multiple of 32 between 32 and 4096"
         ));
@@ -155,6 +179,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
             Some(end) => Schedule::Cosine(end),
             None => flag(args, "--lr-decay")?.map_or(defaults.schedule, Schedule::Exponential),
         },
+        weight_decay: flag(args, "--weight-decay")?.unwrap_or(defaults.weight_decay),
         wdl: flag(args, "--wdl")?.unwrap_or(defaults.wdl),
         scale: flag(args, "--scale")?.unwrap_or(defaults.scale),
         threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
@@ -185,7 +210,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     eprintln!(
         "train: {} positions from {} file(s) loaded in {:.1} s{}; hidden {}, output buckets {}, \
          epochs {}, batch {}, \
-         lr {} ({}), wdl {}, scale {}, {} thread(s), seed {}{}{}",
+         lr {} ({}){}, wdl {}, scale {}, {} thread(s), seed {}{}{}",
         data.len(),
         files.len(),
         start.elapsed().as_secs_f64(),
@@ -201,6 +226,11 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         match config.schedule {
             Schedule::Exponential(f) => format!("x{f} per epoch"),
             Schedule::Cosine(end) => format!("cosine to {end} at the last epoch"),
+        },
+        if config.weight_decay > 0.0 {
+            format!(", weight decay {}", config.weight_decay)
+        } else {
+            String::new()
         },
         config.wdl,
         config.scale,

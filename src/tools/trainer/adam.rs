@@ -31,10 +31,30 @@ impl Adam {
     /// One step with learning rate `lr` on the gradient `grads * scale` (the scale turns a
     /// batch's summed gradient into its mean).
     pub fn step(&mut self, params: &mut [f32], grads: &[f32], scale: f32, lr: f32) {
+        self.step_decayed(params, grads, scale, lr, 0.0);
+    }
+
+    /// [`Adam::step`] with decoupled weight decay (AdamW, Loshchilov and Hutter): every
+    /// parameter first shrinks by the factor `1 - lr * decay`, apart from the gradient's step.
+    /// A decay of 0 is [`Adam::step`] exactly.
+    pub fn step_decayed(
+        &mut self,
+        params: &mut [f32],
+        grads: &[f32],
+        scale: f32,
+        lr: f32,
+        decay: f32,
+    ) {
         self.steps += 1;
         let t = self.steps.min(i32::MAX as u64) as i32;
         // Bias corrections folded into the step size.
         let step_size = lr * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+        if decay > 0.0 {
+            let keep = 1.0 - lr * decay;
+            for p in params.iter_mut() {
+                *p *= keep;
+            }
+        }
         for (((p, &g), m), v) in params
             .iter_mut()
             .zip(grads)
@@ -52,6 +72,25 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weight_decay_pulls_an_unused_parameter_to_zero_and_zero_decay_changes_nothing() {
+        // The second parameter never gets a gradient: plain Adam leaves it, AdamW shrinks it.
+        let grads = [1.0f32, 0.0];
+        let (mut plain, mut decayed, mut zero) = ([0.5f32, 0.5], [0.5f32, 0.5], [0.5f32, 0.5]);
+        let (mut a, mut b, mut c) = (Adam::new(2), Adam::new(2), Adam::new(2));
+        for _ in 0..100 {
+            a.step(&mut plain, &grads, 1.0, 0.01);
+            b.step_decayed(&mut decayed, &grads, 1.0, 0.01, 1.0);
+            c.step_decayed(&mut zero, &grads, 1.0, 0.01, 0.0);
+        }
+        assert_eq!(plain[1], 0.5);
+        assert!((decayed[1] - 0.5 * 0.99f32.powi(100)).abs() < 1e-6);
+        assert_eq!(plain, zero);
+        // The gradient walked the first parameter past zero (0.5 - 100 * 0.01); the decay
+        // holds it nearer to zero.
+        assert!(plain[0] < 0.0 && decayed[0].abs() < plain[0].abs());
+    }
 
     #[test]
     fn adam_walks_down_a_quadratic() {

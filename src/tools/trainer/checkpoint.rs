@@ -31,7 +31,11 @@ pub struct Checkpoint {
 impl Checkpoint {
     /// A fresh run (no epochs done, a new optimiser) that starts from a quantised net.
     pub fn from_net(net: &crate::eval::nnue::Network) -> Checkpoint {
-        let net = FloatNetwork::from_network(net);
+        Checkpoint::from_float(FloatNetwork::from_network(net))
+    }
+
+    /// A fresh run (no epochs done, a new optimiser) that starts from `net`'s weights.
+    pub fn from_float(net: FloatNetwork) -> Checkpoint {
         let adam = Adam::new(net.params.len());
         Checkpoint {
             net,

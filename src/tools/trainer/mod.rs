@@ -105,6 +105,9 @@ pub struct TrainConfig {
     pub lr: f32,
     /// How the learning rate falls from epoch to epoch.
     pub schedule: Schedule,
+    /// Decoupled weight decay (AdamW): each step shrinks every weight by `lr * weight_decay`
+    /// of itself; 0 (the default and every shipped net's recipe) is plain Adam.
+    pub weight_decay: f32,
     /// Weight of the game result in the target (0: the score alone, 1: the result alone).
     pub wdl: f32,
     /// Centipawns per unit of the sigmoid's argument ([`Target::scale`]).
@@ -148,6 +151,7 @@ impl Default for TrainConfig {
             batch: 4096,
             lr: 0.001,
             schedule: Schedule::Exponential(0.9),
+            weight_decay: 0.0,
             wdl: 0.0,
             scale: 140.0,
             threads: 1,
@@ -338,6 +342,12 @@ pub fn train(
             config.wdl
         )));
     }
+    if !(0.0..=10.0).contains(&config.weight_decay) {
+        return Err(TrainError::Config(format!(
+            "--weight-decay {} is not between 0 and 10",
+            config.weight_decay
+        )));
+    }
     if !(config.scale.is_finite() && (10.0..=10_000.0).contains(&config.scale)) {
         return Err(TrainError::Config(format!(
             "--scale {} is not between 10 and 10000 centipawns",
@@ -433,11 +443,12 @@ pub fn train(
                 grads.add(&other.grads, layout);
                 other.grads.clear(layout);
             }
-            state.adam.step(
+            state.adam.step_decayed(
                 &mut state.net.params,
                 &grads.values,
                 1.0 / batch.len() as f32,
                 lr,
+                config.weight_decay,
             );
             grads.clear(layout);
             state.net.clip();

@@ -209,6 +209,39 @@ impl FloatNetwork {
         FloatNetwork { layout, params }
     }
 
+    /// This network widened to `hidden` units per perspective, computing exactly what it
+    /// computes: the new units get small random input weights (seeded, as
+    /// [`FloatNetwork::random`] draws them) and zero biases and output weights, so they change
+    /// no output until training gives them a say. `None` unless `hidden` is larger.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Option<FloatNetwork> {
+        let old = self.layout;
+        if hidden <= old.hidden {
+            return None;
+        }
+        let layout = Layout {
+            hidden,
+            buckets: old.buckets,
+        };
+        let extra = hidden - old.hidden;
+        let mut rng = StdRng::seed_from_u64(seed);
+        let feature_limit = 1.0 / (INPUTS as f32).sqrt();
+        let mut params = Vec::with_capacity(layout.len());
+        for row in self.params[..old.feature_bias()].chunks_exact(old.hidden) {
+            params.extend_from_slice(row);
+            params.extend((0..extra).map(|_| rng.gen_range(-feature_limit..feature_limit)));
+        }
+        params.extend_from_slice(&self.params[old.feature_bias()..old.output_weights()]);
+        params.resize(params.len() + extra, 0.0);
+        // Each bucket: the side to move's weights, then the other side's, each widened.
+        for half in self.params[old.output_weights()..old.output_bias()].chunks_exact(old.hidden) {
+            params.extend_from_slice(half);
+            params.resize(params.len() + extra, 0.0);
+        }
+        params.extend_from_slice(&self.params[old.output_bias()..]);
+        debug_assert_eq!(params.len(), layout.len());
+        Some(FloatNetwork { layout, params })
+    }
+
     /// The output bucket of `sample`.
     #[inline(always)]
     pub fn bucket(&self, sample: &Sample) -> usize {

@@ -56,6 +56,7 @@ fn config(hidden: usize, epochs: u32) -> TrainConfig {
         batch: 256,
         lr: 0.005,
         schedule: Schedule::Exponential(0.95),
+        weight_decay: 0.0,
         wdl: 0.25,
         scale: 200.0,
         threads: 2,
@@ -287,6 +288,14 @@ fn bad_settings_are_refused() {
     };
     assert!(matches!(
         train(&data, &bad_wdl, None, &mut |_| {}),
+        Err(TrainError::Config(_))
+    ));
+    let bad_decay = TrainConfig {
+        weight_decay: -0.01,
+        ..config(32, 1)
+    };
+    assert!(matches!(
+        train(&data, &bad_decay, None, &mut |_| {}),
         Err(TrainError::Config(_))
     ));
     let bad_scale = TrainConfig {
@@ -559,4 +568,59 @@ fn mirroring_half_the_samples_trains_reproducibly_and_still_learns() {
     let flipped = (0..10_000u32).filter(|&i| mirrored(salt, i)).count();
     assert!((4_500..5_500).contains(&flipped), "{flipped} of 10000");
     assert!((0..100u32).all(|i| !mirrored(None, i)));
+}
+
+#[test]
+fn a_widened_net_computes_what_the_narrow_one_did_and_training_wakes_its_new_units() {
+    let data = fixture(3000, 14);
+    let narrow = TrainConfig {
+        output_buckets: 2,
+        ..config(32, 1)
+    };
+    let first = train(&data, &narrow, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let wide = first
+        .net
+        .widened(64, 5)
+        .unwrap_or_else(|| panic!("32 -> 64 units"));
+    assert_eq!(wide.hidden(), 64);
+    assert_eq!(wide.layout.buckets, 2);
+    assert!(first.net.widened(32, 5).is_none() && first.net.widened(16, 5).is_none());
+    // Every position's output is the narrow net's (the new units' output weights are zero).
+    let mut small = Scratch::new(32);
+    let mut large = Scratch::new(64);
+    for record in &data[..200] {
+        let sample = Sample::decode(record, narrow.target());
+        let (a, b) = (
+            first.net.forward(&sample, &mut small),
+            wide.forward(&sample, &mut large),
+        );
+        assert!((a - b).abs() <= 1e-5 * a.abs().max(1.0), "{a} against {b}");
+    }
+    // The old units keep their input weights; the new ones got random ones.
+    let l = wide.layout;
+    assert_eq!(wide.params[..32], first.net.params[..32]);
+    assert!(wide.params[32..64].iter().any(|&w| w != 0.0));
+    // Trained on, the new units come to matter: their output weights leave zero and the loss
+    // falls below the start.
+    let wider = TrainConfig {
+        output_buckets: 2,
+        ..config(64, 2)
+    };
+    let mut start = None;
+    let mut last = None;
+    let state = train(
+        &data,
+        &wider,
+        Some(Checkpoint::from_float(wide.clone())),
+        &mut |p| match p {
+            Progress::Start { validation_loss } => start = Some(*validation_loss),
+            Progress::Epoch(report) => last = report.validation_loss,
+            Progress::Batch { .. } => {}
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (start, last) = (start.unwrap_or(f64::NAN), last.unwrap_or(f64::NAN));
+    assert!(last < start, "after 2 epochs {last}, at the start {start}");
+    let new_output = &state.net.params[l.bucket_weights(0) + 32..l.bucket_weights(0) + 64];
+    assert!(new_output.iter().any(|&w| w != 0.0));
 }
