@@ -4,7 +4,9 @@
 
 use super::eval::Eval;
 use super::game::Game;
-use super::judge::{centipawn_loss, expected_score, table_expected_score, Decision, Verdict};
+use super::judge::{
+    centipawn_loss, expected_score, mate_created, table_expected_score, Decision, Verdict,
+};
 use crate::board::{Color, Move, Position};
 use crate::book::Book;
 use crate::search::score::is_decisive;
@@ -308,7 +310,12 @@ impl Analyser {
             .collect();
         Judgement {
             decision,
-            verdict: decision.verdict(),
+            // A forced mate walked into is at least as bad as `mate_created` says (not when the
+            // tablebases decided: they know the result, not the distance).
+            verdict: match (tables, other_score) {
+                (None, Some(other)) => decision.verdict().max(mate_created(other, -after.score)),
+                _ => decision.verdict(),
+            },
             cp_loss: other_score.map_or(0, |other| centipawn_loss(other, -after.score)),
             from_tables: tables.is_some(),
             best_line,

@@ -3,7 +3,7 @@
 //! move is `win + draw / 2` of Betacut's win/draw/loss model (`crate::search::wdl`), or of the
 //! tablebases (win 1, draw 0.5, loss 0) when the position is in them.
 
-use crate::search::score::display_centipawns;
+use crate::search::score::{display_centipawns, is_mate};
 use crate::search::wdl::wdl;
 use crate::tb::Wdl as TbWdl;
 
@@ -116,6 +116,32 @@ impl Decision {
     }
 }
 
+/// A move that walks into a forced mate when the best other move did not is at least this bad
+/// however little expected score the model says it lost (Lichess's rule for a mate created):
+/// a blunder, a mistake when the mover was already this far behind (centipawns, its view)...
+pub const MATE_CREATED_MISTAKE_BELOW: i32 = -700;
+/// ... and an inaccuracy when it was lost anyway.
+pub const MATE_CREATED_INACCURACY_BELOW: i32 = -999;
+
+/// The least verdict for a move after which the mover is mated by force (`played`, a search
+/// score from the mover's view), given the best other move's score `other`: none when the
+/// played move is no forced loss or the other move was one too (a quicker or slower mate is
+/// judged by expected score alone).
+pub fn mate_created(other: i32, played: i32) -> Option<Verdict> {
+    let mated = |score: i32| is_mate(score) && score < 0;
+    if !mated(played) || mated(other) {
+        return None;
+    }
+    let other_cp = display_centipawns(other);
+    Some(if other_cp < MATE_CREATED_INACCURACY_BELOW {
+        Verdict::Inaccuracy
+    } else if other_cp < MATE_CREATED_MISTAKE_BELOW {
+        Verdict::Mistake
+    } else {
+        Verdict::Blunder
+    })
+}
+
 /// A search score as centipawns for the loss count: clamped to ±[`CP_CLAMP`].
 pub fn clamped_centipawns(score: i32) -> i32 {
     display_centipawns(score).clamp(-CP_CLAMP, CP_CLAMP)
@@ -145,6 +171,19 @@ mod tests {
             other: Some(other),
             played_is_best,
         }
+    }
+
+    #[test]
+    fn walking_into_a_forced_mate_is_bad_unless_already_lost() {
+        // Black a pawn and a half down walks into mate in two (Legal's mate): a blunder...
+        assert_eq!(mate_created(-144, -MATE + 3), Some(Verdict::Blunder));
+        // ... a mistake at -8, an inaccuracy when already lost, nothing when the best other
+        // move is mated as well or the move played is no forced loss.
+        assert_eq!(mate_created(-800, -MATE + 3), Some(Verdict::Mistake));
+        assert_eq!(mate_created(-1200, -MATE + 3), Some(Verdict::Inaccuracy));
+        assert_eq!(mate_created(-MATE + 9, -MATE + 3), None);
+        assert_eq!(mate_created(300, -500), None);
+        assert_eq!(mate_created(-144, MATE - 3), None);
     }
 
     #[test]
