@@ -7,7 +7,7 @@
 # tuning/spsa-stage2.json (finished 2026-12-02 at 1,000 iterations: `start` with SPSA=1 then
 # only reports it). The first stage (16 constants, 1,000 iterations, finished
 # 2026-11-29) is tuning/spsa-state.json, tuned with BETACUT_tune_8348558. SPSA is off by
-# default (SPSA=1 runs it); it tunes on gen8.bin, as no newer net is near shipping.
+# default (SPSA=1 runs it); it tunes on gen8.bin, the net the tune build a5aecf1 embeds.
 #
 #   scripts/long_jobs.sh build     # the binaries the runs need, from their commits, into ~/bin
 #   scripts/long_jobs.sh start     # starts what is not running (builds first if needed)

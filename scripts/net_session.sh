@@ -19,10 +19,10 @@
 # (5) scripts/held_out.sh INIT and the new net; (6) the net goes to
 # src/eval/nnue/nets/candidates/NAME.bin with a row in the nets README (its provenance and
 # losses), the new chunks' rows go to the manifest, tuning/gen10-lanes moves on, and all is
-# committed. The net is not played here: its fixed-node SPRT against gen8.bin follows
+# committed. The net is not played here: its fixed-node SPRT against the shipped net follows
 # (docs/experiments.md gives the command).
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], INIT
-# [src/eval/nnue/nets/gen8.bin; the newest candidate continues the chain], THREADS [2],
+# [src/eval/nnue/nets/gen10.bin; the newest candidate continues the chain], THREADS [2],
 # EPOCHS, LR, LR_END, WDL, MIRROR (as scripts/train_finetune.sh; recorded with the net),
 # COMMIT [1] (0: nothing committed),
 # NO_DATA [0] (1: skip steps 1-3 and train on what the lanes' chunks on disk already hold).
@@ -34,7 +34,7 @@ if [ $# -ne 2 ] || [ "${1:0:1}" = "-" ]; then
 fi
 name=$1 minutes=$2
 DATA=${DATA:-$HOME/betacut-data/gen10}
-INIT=${INIT:-$here/src/eval/nnue/nets/gen8.bin}
+INIT=${INIT:-$here/src/eval/nnue/nets/gen10.bin}
 THREADS=${THREADS:-2}
 COMMIT=${COMMIT:-1}
 NO_DATA=${NO_DATA:-0}
@@ -124,7 +124,7 @@ if heading not in text:
     intro = textwrap.fill(
         "Nets trained by `scripts/net_session.sh` (a session's new games of generation 10, "
         "fine-tuning the net in the second column), kept in `candidates/` until their SPRT "
-        "against `gen8.bin` decides. Held-out losses on generation 10's chunk 0 "
+        "against the shipped net decides. Held-out losses on generation 10's chunk 0 "
         "(`scripts/held_out.sh`: the score alone on all plies and from ply 16, the result "
         "alone and the training target, WDL share 0.1, from ply 16), each beside its initial "
         "net's; a net is rebuilt bit for bit by `RANGES=... INIT=... THREADS=2` and the settings "

@@ -781,7 +781,7 @@ fn developer_commands_show_the_board_the_evaluation_perft_and_bench() {
     );
     assert!(
         lines.contains(
-            &"Evaluation in use: built-in network (768x2 -> 256 -> 1, 8 output buckets)"
+            &"Evaluation in use: built-in network (768x2 -> 384 -> 1, 8 output buckets)"
                 .to_string()
         ),
         "{lines:?}"
