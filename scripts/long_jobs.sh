@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The long runs from the repository alone, so a fresh machine picks them up with one command:
-# generation 10's data (lanes of game ranges) and the SPSA run at a fixed node budget, whose
+# the newest generation's data (lanes of game ranges) and the SPSA run at a fixed node budget, whose
 # state is committed as it goes. The SPSA run is the second stage (started again 2026-12-02):
 # all 31 constants of `betacut tunables` on main's search (a5aecf1: the values of the first
 # stage, the late-move reductions kept in hundredths so that their adjustments tune), state in
@@ -17,7 +17,9 @@
 #
 # Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
 # matches take the cores from it, and scripts/sprt.sh and spsa.py pause it for timed games.
-# Environment: DATA [~/betacut-data/gen10], DATA_LANES (below), BIN [~/bin], SPSA [0] (1: the
+# Environment: GENERATION [11]: the data's generation (10: gen8.bin's games of bb2deb1, seed
+# 4310; 11: gen10.bin's games of aa73cd7, seed 4311; nets/README.md, "Data manifest"), DATA
+# [~/betacut-data/genGENERATION], DATA_LANES (below), BIN [~/bin], SPSA [0] (1: the
 # SPSA run as well), SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each
 # ("0,1": both cores, twice the iterations an hour; fixed-node games give the same results
 # either way),
@@ -25,14 +27,19 @@
 # a third busy, so two games a core go faster still).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-DATA=${DATA:-$HOME/betacut-data/gen10}
+GENERATION=${GENERATION:-11}
+DATA=${DATA:-$HOME/betacut-data/gen$GENERATION}
 BIN=${BIN:-$HOME/bin}
 SPSA=${SPSA:-0}
 SPSA_CORES=${SPSA_CORES:-1}
 SPSA_CONCURRENCY=${SPSA_CONCURRENCY:-$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)}
-# Generation 10's generator (nets/README.md, "Data manifest") and the SPSA run's tune build
-# (docs/experiments.md, "SPSA at a fixed number of nodes").
-DATAGEN_COMMIT=bb2deb1
+# The generation's generator and seed (nets/README.md, "Data manifest") and the SPSA run's tune
+# build (docs/experiments.md, "SPSA at a fixed number of nodes").
+case $GENERATION in
+    10) DATAGEN_COMMIT=bb2deb1 DATAGEN_SEED=4310 ;;
+    11) DATAGEN_COMMIT=aa73cd7 DATAGEN_SEED=4311 ;;
+    *) echo "long_jobs.sh: no generation $GENERATION (10 or 11)" >&2; exit 2 ;;
+esac
 TUNE_COMMIT=a5aecf1
 # The generator is built for this machine's CPU (DATAGEN_NATIVE=1; 0: the portable build of
 # .cargo/config.toml): the search is integer arithmetic and its node counts decide every move,
@@ -57,11 +64,11 @@ datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limi
     --exact-only --undamped --threads 1)
 # The game ranges, one lane a core: "FROM:TO" ranges run in order, joined by commas. Every new
 # machine so far lost the data (2026-12-02 the fourth time), so the lanes make games no net has
-# been trained on: the held-out chunk 0 first, then each lane of tuning/gen10-lanes from its
+# been trained on: the held-out chunk 0 first, then each lane of tuning/genGENERATION-lanes from its
 # next game (the first not used by a committed net; scripts/net_session.sh moves it on). The
 # lost nets' ranges, 1,000..55,000 and 200,000..255,000, are in the manifest and can be made
 # again with DATA_LANES="0:55000 200000:255000".
-lanes_file=$here/tuning/gen10-lanes
+lanes_file=$here/tuning/gen$GENERATION-lanes
 DATA_LANES=${DATA_LANES:-$(awk '!/^#/ { printf "%s%s:%s", (n++ ? " " : "0:1000,"), $1, $2 }' \
     "$lanes_file")}
 SPSA_STATE=tuning/spsa-stage2.json
@@ -111,12 +118,12 @@ case ${1:-} in
             rm -f "$DATA"/*.part
             for lane in $DATA_LANES; do
                 setsid nohup chrt -i 0 nice -n 19 bash -c '
-                    lane=$1 script=$2 bin=$3 data=$4
-                    shift 4
+                    lane=$1 script=$2 bin=$3 data=$4 seed=$5
+                    shift 5
                     for range in ${lane//,/ }; do
-                        FIRST=${range%%:*} "$script" "$bin" "$data" 4310 "${range##*:}" 1000 "$@"
+                        FIRST=${range%%:*} "$script" "$bin" "$data" "$seed" "${range##*:}" 1000 "$@"
                     done' lane "$lane" "$here/scripts/datagen_chunks.sh" "$datagen_bin" \
-                    "$DATA" "${datagen_flags[@]}" >/dev/null 2>&1 </dev/null &
+                    "$DATA" "$DATAGEN_SEED" "${datagen_flags[@]}" >/dev/null 2>&1 </dev/null &
             done
             echo "data generation started into $DATA"
         fi

@@ -52,7 +52,7 @@ if [ "$NO_DATA" != 1 ]; then
     [ -x "$BIN" ] || (cd "$here" && cargo build --release --quiet)
     # The lanes of scripts/long_jobs.sh (the manifest's generator and switches, chunk 0 first
     # when it is missing, then tuning/gen10-lanes), without SPSA, for MINUTES.
-    DATA=$DATA SPSA=0 "$here/scripts/long_jobs.sh" start
+    GENERATION=10 DATA=$DATA SPSA=0 "$here/scripts/long_jobs.sh" start
     log "data generation for $minutes minutes (lanes from: ${lanes[*]})"
     deadline=$(($(date +%s) + minutes * 60))
     while [ "$(date +%s)" -lt "$deadline" ]; do
