@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The long runs from the repository alone, so a fresh machine picks them up with one command:
-# the newest generation's data (lanes of game ranges) and the SPSA run at a fixed node budget, whose
-# state is committed as it goes. The SPSA run is the second stage (started again 2026-12-02):
+# the newest generation's data (lanes of game ranges) and the SPSA run at a fixed node budget,
+# whose state is committed as it goes. The SPSA run is the second stage (started again 2026-12-02):
 # all 31 constants of `betacut tunables` on main's search (a5aecf1: the values of the first
 # stage, the late-move reductions kept in hundredths so that their adjustments tune), state in
 # tuning/spsa-stage2.json (finished 2026-12-02 at 1,000 iterations: `start` with SPSA=1 then
@@ -64,10 +64,10 @@ datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limi
     --exact-only --undamped --threads 1)
 # The game ranges, one lane a core: "FROM:TO" ranges run in order, joined by commas. Every new
 # machine so far lost the data (2026-12-02 the fourth time), so the lanes make games no net has
-# been trained on: the held-out chunk 0 first, then each lane of tuning/genGENERATION-lanes from its
-# next game (the first not used by a committed net; scripts/net_session.sh moves it on). The
-# lost nets' ranges, 1,000..55,000 and 200,000..255,000, are in the manifest and can be made
-# again with DATA_LANES="0:55000 200000:255000".
+# been trained on: the held-out chunk 0 first, then each lane of tuning/genGENERATION-lanes
+# from its next game (the first not used by a committed net; scripts/net_session.sh moves
+# generation 10's on). The lost nets' ranges, 1,000..55,000 and 200,000..255,000, are in the
+# manifest and can be made again with DATA_LANES="0:55000 200000:255000".
 lanes_file=$here/tuning/gen$GENERATION-lanes
 DATA_LANES=${DATA_LANES:-$(awk '!/^#/ { printf "%s%s:%s", (n++ ? " " : "0:1000,"), $1, $2 }' \
     "$lanes_file")}

@@ -59,7 +59,7 @@ if [ "$NO_DATA" != 1 ]; then
         sleep 60
         log "$(find "$DATA" -name 'chunk-*.bin' | wc -l) chunks on disk"
     done
-    DATA=$DATA "$here/scripts/long_jobs.sh" stop-data
+    GENERATION=10 DATA=$DATA "$here/scripts/long_jobs.sh" stop-data
     python3 "$here/scripts/data_manifest.py" "$DATA" --check | tail -3
 fi
 
