@@ -1,11 +1,21 @@
 //! `betacut bench` is the engine's signature: run twice through the binary, it must search
-//! exactly the same number of nodes and end with `<nodes> nodes <nps> nps`.
+//! exactly the same number of nodes and end with `<nodes> nodes <nps> nps`, whichever vector
+//! instructions the network uses.
 
 use std::process::Command;
 
 fn bench_nodes() -> u64 {
-    let out = Command::new(env!("CARGO_BIN_EXE_betacut"))
-        .arg("bench")
+    bench_nodes_on(None)
+}
+
+/// The bench's node count, with the network's vector path capped at `simd` if given.
+fn bench_nodes_on(simd: Option<&str>) -> u64 {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_betacut"));
+    command.arg("bench").env_remove("BETACUT_SIMD");
+    if let Some(level) = simd {
+        command.env("BETACUT_SIMD", level);
+    }
+    let out = command
         .output()
         .unwrap_or_else(|e| panic!("cannot run betacut bench: {e}"));
     assert!(out.status.success(), "bench failed: {out:?}");
@@ -30,4 +40,14 @@ fn bench_nodes() -> u64 {
 #[test]
 fn bench_node_count_is_deterministic() {
     assert_eq!(bench_nodes(), bench_nodes());
+}
+
+#[test]
+fn every_vector_path_searches_the_same_nodes() {
+    // The network's paths compute the same integers, so the search cannot tell them apart.
+    // A path this CPU lacks falls back to the best it has, and the bench says which it took.
+    let nodes = bench_nodes();
+    for level in ["portable", "avx2", "avx512", "neon"] {
+        assert_eq!(bench_nodes_on(Some(level)), nodes, "BETACUT_SIMD={level}");
+    }
 }

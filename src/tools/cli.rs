@@ -311,6 +311,11 @@ fn run_bench(args: &[String]) -> Result<ExitCode, String> {
     };
     let network = net_option(args)?;
     let summary = bench::run_bench(depth, network.as_ref(), |line| eprintln!("{line}"));
+    // The network's vector instructions: every path gives the same nodes, at its own speed.
+    eprintln!(
+        "network path: {}",
+        crate::eval::nnue::SimdLevel::current().name()
+    );
     println!("{} nodes {} nps", summary.nodes, summary.nps);
     Ok(ExitCode::SUCCESS)
 }

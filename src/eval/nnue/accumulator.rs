@@ -8,16 +8,22 @@
 //! ply. Past the capacity, positions are evaluated from scratch in a spare buffer, so a line
 //! of any length works without allocating.
 
+use super::aligned::AlignedI16;
 use super::features::feature_index;
+use super::forward;
 use super::network::Network;
+use super::simd::SimdLevel;
 use crate::board::{BoardChanges, Color, Position};
 
 /// Running accumulators along a search line.
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
     hidden: usize,
-    /// `[ply][perspective][unit]`: White's perspective first.
-    values: Box<[i16]>,
+    /// The vector instructions of this stack's updates and output layer.
+    simd: SimdLevel,
+    /// `[ply][perspective][unit]`: White's perspective first; every accumulator starts on a
+    /// cache line (the hidden size is a multiple of 32 values, 64 bytes).
+    values: AlignedI16,
     /// What the move into each ply changed (ply 0, the root, has none).
     changes: Box<[BoardChanges]>,
     /// Whether each ply's accumulators are up to date.
@@ -27,33 +33,68 @@ pub struct AccumulatorStack {
     /// Plies made beyond the capacity.
     overflow: usize,
     /// Both perspectives of a position beyond the capacity, computed from scratch.
-    spare: Box<[i16]>,
+    spare: AlignedI16,
 }
 
-/// Removed and added inputs of one move in one perspective.
+/// Removed and added inputs of one move in one perspective, at most three of each, packed
+/// ten bits an input into integers: the whole delta lives in registers (arrays indexed by a
+/// running count went through memory, and each read of them waited on a store).
 #[derive(Clone, Copy, Default)]
 struct Delta {
-    added: [usize; 3],
-    removed: [usize; 3],
-    adds: usize,
-    removes: usize,
+    added: u32,
+    removed: u32,
+    adds: u32,
+    removes: u32,
 }
+
+/// Most inputs a move adds, or removes, in one perspective (castling and promotions with
+/// capture take two; three leaves room).
+const MAX_DELTA: u32 = 3;
+/// Bits of one packed input (768 inputs).
+const INPUT_BITS: u32 = 10;
+const _: () = assert!(super::INPUTS <= 1 << INPUT_BITS);
 
 impl Delta {
     #[inline(always)]
     fn of(changes: &BoardChanges, perspective: Color) -> Delta {
         let mut delta = Delta::default();
         for change in changes.iter() {
-            if let (Some(from), Some(slot)) = (change.from, delta.removed.get_mut(delta.removes)) {
-                *slot = feature_index(perspective, change.piece, from);
-                delta.removes += 1;
+            if let Some(from) = change.from {
+                delta.remove(feature_index(perspective, change.piece, from));
             }
-            if let (Some(to), Some(slot)) = (change.to, delta.added.get_mut(delta.adds)) {
-                *slot = feature_index(perspective, change.piece, to);
-                delta.adds += 1;
+            if let Some(to) = change.to {
+                delta.add(feature_index(perspective, change.piece, to));
             }
         }
         delta
+    }
+
+    #[inline(always)]
+    fn add(&mut self, input: usize) {
+        if self.adds < MAX_DELTA {
+            self.added |= (input as u32) << (INPUT_BITS * self.adds);
+            self.adds += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, input: usize) {
+        if self.removes < MAX_DELTA {
+            self.removed |= (input as u32) << (INPUT_BITS * self.removes);
+            self.removes += 1;
+        }
+    }
+
+    /// The `k`-th added input (`k` below `adds`).
+    #[inline(always)]
+    fn added(&self, k: u32) -> usize {
+        ((self.added >> (INPUT_BITS * k)) & ((1 << INPUT_BITS) - 1)) as usize
+    }
+
+    /// The `k`-th removed input (`k` below `removes`).
+    #[inline(always)]
+    fn removed(&self, k: u32) -> usize {
+        ((self.removed >> (INPUT_BITS * k)) & ((1 << INPUT_BITS) - 1)) as usize
     }
 }
 
@@ -61,15 +102,25 @@ impl AccumulatorStack {
     /// Room for `plies` positions (the root and `plies - 1` moves) of a net with `hidden`
     /// units, all reserved now.
     pub fn new(hidden: usize, plies: usize) -> AccumulatorStack {
+        AccumulatorStack::with_simd(hidden, plies, SimdLevel::current())
+    }
+
+    /// [`AccumulatorStack::new`] on the path `simd` (the portable one if this CPU lacks it).
+    pub fn with_simd(hidden: usize, plies: usize, simd: SimdLevel) -> AccumulatorStack {
         let plies = plies.max(1);
         AccumulatorStack {
             hidden,
-            values: vec![0; plies * 2 * hidden].into_boxed_slice(),
+            simd: if simd.is_supported() {
+                simd
+            } else {
+                SimdLevel::Portable
+            },
+            values: AlignedI16::zeroed(plies * 2 * hidden),
             changes: vec![BoardChanges::NONE; plies].into_boxed_slice(),
             computed: vec![false; plies].into_boxed_slice(),
             top: 0,
             overflow: 0,
-            spare: vec![0; 2 * hidden].into_boxed_slice(),
+            spare: AlignedI16::zeroed(2 * hidden),
         }
     }
 
@@ -114,19 +165,46 @@ impl AccumulatorStack {
     }
 
     /// The evaluation of `pos`, the position at the end of the line, in centipawns from the
-    /// side to move's view.
+    /// side to move's view. One dispatch on the stack's [`SimdLevel`]; below it the updates and
+    /// the output layer are compiled for that level and inlined.
     #[inline]
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
-        let bucket = net.bucket_of(pos);
-        let (white, black) = self.current(net, pos);
-        match pos.side_to_move() {
-            Color::White => net.output(white, black, bucket),
-            Color::Black => net.output(black, white, bucket),
+        match self.simd {
+            // SAFETY (each x86 arm): the stack's level is supported (`with_simd`), so the CPU
+            // has its instructions.
+            #[cfg(target_arch = "x86_64")]
+            SimdLevel::Avx2 => unsafe { x86::evaluate_avx2(self, net, pos) },
+            #[cfg(target_arch = "x86_64")]
+            SimdLevel::Avx512 => unsafe { x86::evaluate_avx512(self, net, pos) },
+            #[cfg(target_arch = "x86_64")]
+            SimdLevel::Avx512Vnni => unsafe { x86::evaluate_avx512_vnni(self, net, pos) },
+            #[cfg(target_arch = "aarch64")]
+            SimdLevel::Neon => self.evaluate_on::<Neon>(net, pos),
+            _ => self.evaluate_on::<Portable>(net, pos),
         }
+    }
+
+    /// [`AccumulatorStack::evaluate`] on the path `P`.
+    #[inline(always)]
+    fn evaluate_on<P: Path>(&mut self, net: &Network, pos: &Position) -> i32 {
+        let bucket = net.bucket_of(pos);
+        let (w_us, w_them) = net.bucket_weights(bucket);
+        let side = pos.side_to_move();
+        let (white, black) = self.current_on::<P>(net, pos);
+        let (us, them) = match side {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        net.output_of_sum(P::dot_pair(us, them, w_us, w_them), bucket)
     }
 
     /// The accumulators of `pos`, the position at the end of the line: (White's, Black's).
     pub fn current(&mut self, net: &Network, pos: &Position) -> (&[i16], &[i16]) {
+        self.current_on::<Portable>(net, pos)
+    }
+
+    #[inline(always)]
+    fn current_on<P: Path>(&mut self, net: &Network, pos: &Position) -> (&[i16], &[i16]) {
         let h = self.hidden;
         if self.overflow > 0 {
             let (white, black) = self.spare.split_at_mut(h);
@@ -140,7 +218,7 @@ impl AccumulatorStack {
         }
         if self.computed[base] {
             for ply in base + 1..=self.top {
-                self.update_slot(net, ply);
+                self.update_slot::<P>(net, ply);
             }
         } else {
             // Nothing below is known (no root was set): start from the board.
@@ -170,55 +248,193 @@ impl AccumulatorStack {
     }
 
     /// Computes ply `ply` from ply `ply - 1`, which is up to date.
-    #[inline]
-    fn update_slot(&mut self, net: &Network, ply: usize) {
+    #[inline(always)]
+    fn update_slot<P: Path>(&mut self, net: &Network, ply: usize) {
         let h = self.hidden;
-        let changes = self.changes[ply];
+        let changes = &self.changes[ply];
         let (below, rest) = self.values.split_at_mut(ply * 2 * h);
         let previous = &below[(ply - 1) * 2 * h..];
         for perspective in Color::ALL {
             let offset = perspective.index() * h;
             let src = &previous[offset..offset + h];
             let dst = &mut rest[offset..offset + h];
-            apply(net, &Delta::of(&changes, perspective), src, dst);
+            P::apply(net, &Delta::of(changes, perspective), src, dst);
         }
         self.computed[ply] = true;
     }
 }
 
-/// `dst = src + added rows - removed rows`, in one pass for the usual shapes of a move: with
-/// 256-bit vectors when the CPU has AVX2 (the build's target, x86-64-v2, has 128-bit ones).
-#[inline(always)]
-fn apply(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2 (checked just above).
-        unsafe { apply_avx2(net, delta, src, dst) };
-        return;
+/// The inner loops of an evaluation for one [`SimdLevel`]: the accumulator update and the
+/// output layer's sum. Each is inlined into a function compiled for its level.
+trait Path {
+    /// `dst = src + added rows - removed rows`.
+    fn apply(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]);
+    /// The output layer's sum ([`forward::screlu_dot_pair`]).
+    fn dot_pair(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i64;
+}
+
+/// Plain loops, vectorised by the compiler for the build's target.
+struct Portable;
+
+impl Path for Portable {
+    #[inline(always)]
+    fn apply(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
+        apply_rows(net, delta, src, dst);
     }
-    apply_rows(net, delta, src, dst);
+
+    #[inline(always)]
+    fn dot_pair(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i64 {
+        forward::portable::dot_pair(us, them, w_us, w_them)
+    }
 }
 
-/// [`apply_rows`] compiled for AVX2: the same loops, which the compiler vectorises sixteen
-/// units an instruction instead of eight.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
+/// NEON: the update's loops, which the compiler vectorises with NEON (every `aarch64` target
+/// has it: `add v0.8h`, eight units an instruction), and the output layer's intrinsics.
+#[cfg(target_arch = "aarch64")]
+struct Neon;
+
+#[cfg(target_arch = "aarch64")]
+impl Path for Neon {
+    #[inline(always)]
+    fn apply(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
+        apply_rows(net, delta, src, dst);
+    }
+
+    #[inline(always)]
+    fn dot_pair(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i64 {
+        forward::neon::dot_pair(us, them, w_us, w_them)
+    }
+}
+
+/// The x86-64 paths: one function per level compiled with its instructions, the update's loops
+/// vectorised for them (16 or 32 units an instruction) and the output layer's intrinsics.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn apply_avx2(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
-    apply_rows(net, delta, src, dst);
+mod x86 {
+    use super::{apply_rows, forward, AccumulatorStack, Delta, Network, Path, Position};
+
+    /// The paths below are only reached from these functions, which only run on a CPU with
+    /// their instructions (their callers' promise).
+    struct Avx2;
+    struct Avx512;
+    struct Avx512Vnni;
+
+    impl Path for Avx2 {
+        #[inline(always)]
+        fn apply(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
+            apply_rows(net, delta, src, dst);
+        }
+
+        #[inline(always)]
+        fn dot_pair(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i64 {
+            // SAFETY: only reached from `evaluate_avx2`, whose caller checked AVX2.
+            unsafe { forward::avx2::dot_pair(us, them, w_us, w_them) }
+        }
+    }
+
+    impl Path for Avx512 {
+        #[inline(always)]
+        fn apply(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
+            apply_rows(net, delta, src, dst);
+        }
+
+        #[inline(always)]
+        fn dot_pair(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i64 {
+            // SAFETY: only reached from `evaluate_avx512`, whose caller checked AVX-512.
+            unsafe { forward::avx512::dot_pair(us, them, w_us, w_them) }
+        }
+    }
+
+    impl Path for Avx512Vnni {
+        #[inline(always)]
+        fn apply(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
+            apply_rows(net, delta, src, dst);
+        }
+
+        #[inline(always)]
+        fn dot_pair(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i64 {
+            // SAFETY: only reached from `evaluate_avx512_vnni`, whose caller checked VNNI.
+            unsafe { forward::avx512::dot_pair_vnni(us, them, w_us, w_them) }
+        }
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn evaluate_avx2(
+        stack: &mut AccumulatorStack,
+        net: &Network,
+        pos: &Position,
+    ) -> i32 {
+        stack.evaluate_on::<Avx2>(net, pos)
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F and BW.
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    pub(super) unsafe fn evaluate_avx512(
+        stack: &mut AccumulatorStack,
+        net: &Network,
+        pos: &Position,
+    ) -> i32 {
+        stack.evaluate_on::<Avx512>(net, pos)
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F, BW and VNNI.
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vnni")]
+    pub(super) unsafe fn evaluate_avx512_vnni(
+        stack: &mut AccumulatorStack,
+        net: &Network,
+        pos: &Position,
+    ) -> i32 {
+        stack.evaluate_on::<Avx512Vnni>(net, pos)
+    }
+
+    /// The update of `level` alone (for the tests: it must equal the plain loops).
+    #[cfg(test)]
+    pub(super) fn apply_on(
+        level: super::SimdLevel,
+        net: &Network,
+        delta: &Delta,
+        src: &[i16],
+        dst: &mut [i16],
+    ) {
+        /// # Safety
+        ///
+        /// The CPU must support AVX2.
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
+            Avx2::apply(net, delta, src, dst);
+        }
+        /// # Safety
+        ///
+        /// The CPU must support AVX-512 F and BW.
+        #[target_feature(enable = "avx2,avx512f,avx512bw")]
+        unsafe fn avx512(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
+            Avx512::apply(net, delta, src, dst);
+        }
+        match level {
+            // SAFETY: the level is supported (checked by the match guard).
+            super::SimdLevel::Avx2 if level.is_supported() => unsafe { avx2(net, delta, src, dst) },
+            super::SimdLevel::Avx512 | super::SimdLevel::Avx512Vnni if level.is_supported() => unsafe {
+                avx512(net, delta, src, dst)
+            },
+            _ => super::Portable::apply(net, delta, src, dst),
+        }
+    }
 }
 
-/// The loops of [`apply`], for whatever vector width the caller is compiled for.
+/// The update's loops, for whatever vector width the caller is compiled for.
 #[inline(always)]
 fn apply_rows(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
     let row = |i: usize| net.feature_row(i);
     match (delta.adds, delta.removes) {
         // A quiet move or a promotion without capture: one in, one out.
         (1, 1) => {
-            let (a, r) = (row(delta.added[0]), row(delta.removed[0]));
+            let (a, r) = (row(delta.added(0)), row(delta.removed(0)));
             for (((d, &s), &a), &r) in dst.iter_mut().zip(src).zip(a).zip(r) {
                 *d = s.wrapping_add(a).wrapping_sub(r);
             }
@@ -226,9 +442,9 @@ fn apply_rows(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
         // A capture (or a capture that promotes): one in, two out.
         (1, 2) => {
             let (a, r1, r2) = (
-                row(delta.added[0]),
-                row(delta.removed[0]),
-                row(delta.removed[1]),
+                row(delta.added(0)),
+                row(delta.removed(0)),
+                row(delta.removed(1)),
             );
             for ((((d, &s), &a), &r1), &r2) in dst.iter_mut().zip(src).zip(a).zip(r1).zip(r2) {
                 *d = s.wrapping_add(a).wrapping_sub(r1).wrapping_sub(r2);
@@ -236,8 +452,8 @@ fn apply_rows(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
         }
         // Castling: two in, two out.
         (2, 2) => {
-            let (a1, a2) = (row(delta.added[0]), row(delta.added[1]));
-            let (r1, r2) = (row(delta.removed[0]), row(delta.removed[1]));
+            let (a1, a2) = (row(delta.added(0)), row(delta.added(1)));
+            let (r1, r2) = (row(delta.removed(0)), row(delta.removed(1)));
             for (((((d, &s), &a1), &a2), &r1), &r2) in
                 dst.iter_mut().zip(src).zip(a1).zip(a2).zip(r1).zip(r2)
             {
@@ -251,13 +467,13 @@ fn apply_rows(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
         // A null move, or anything else.
         _ => {
             dst.copy_from_slice(src);
-            for &i in &delta.added[..delta.adds] {
-                for (d, &w) in dst.iter_mut().zip(row(i)) {
+            for k in 0..delta.adds {
+                for (d, &w) in dst.iter_mut().zip(row(delta.added(k))) {
                     *d = d.wrapping_add(w);
                 }
             }
-            for &i in &delta.removed[..delta.removes] {
-                for (d, &w) in dst.iter_mut().zip(row(i)) {
+            for k in 0..delta.removes {
+                for (d, &w) in dst.iter_mut().zip(row(delta.removed(k))) {
                     *d = d.wrapping_sub(w);
                 }
             }
@@ -265,10 +481,19 @@ fn apply_rows(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
     }
 }
 
+/// The update of `level` alone (for the tests: it must equal the plain loops).
+#[cfg(all(test, not(target_arch = "x86_64")))]
+fn apply_on(_level: SimdLevel, net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
+    // On ARM the portable loops are the NEON build; elsewhere they are all there is.
+    Portable::apply(net, delta, src, dst);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::nnue::network::tests::random_network;
+    #[cfg(target_arch = "x86_64")]
+    use x86::apply_on;
 
     #[test]
     fn accumulators_follow_moves_of_every_kind_and_overflow_the_capacity() {
@@ -308,7 +533,7 @@ mod tests {
 
     #[test]
     fn the_dispatched_update_equals_the_plain_loops_for_every_shape_of_move() {
-        // On a CPU with AVX2 `apply` runs the 256-bit build of the loops: it must give what
+        // Each level's build of the loops (256 or 512 bits on x86, NEON on ARM) must give what
         // the plain build gives, also where the sums wrap (the source starts near i16::MAX).
         let net = random_network(320, 6);
         let h = net.hidden();
@@ -324,14 +549,15 @@ mod tests {
         ];
         for (added, removed) in shapes {
             let mut delta = Delta::default();
-            delta.added[..added.len()].copy_from_slice(added);
-            delta.removed[..removed.len()].copy_from_slice(removed);
-            delta.adds = added.len();
-            delta.removes = removed.len();
-            let (mut fast, mut plain) = (vec![0i16; h], vec![0i16; h]);
-            apply(&net, &delta, &src, &mut fast);
+            added.iter().for_each(|&i| delta.add(i));
+            removed.iter().for_each(|&i| delta.remove(i));
+            let mut plain = vec![0i16; h];
             apply_rows(&net, &delta, &src, &mut plain);
-            assert_eq!(fast, plain, "{added:?} in, {removed:?} out");
+            for level in SimdLevel::supported() {
+                let mut fast = vec![0i16; h];
+                apply_on(level, &net, &delta, &src, &mut fast);
+                assert_eq!(fast, plain, "{level:?}: {added:?} in, {removed:?} out");
+            }
             // And both are the definition: src plus the added rows minus the removed ones.
             let expected: Vec<i16> = (0..h)
                 .map(|u| {
@@ -342,6 +568,35 @@ mod tests {
                 })
                 .collect();
             assert_eq!(plain, expected, "{added:?} in, {removed:?} out");
+        }
+    }
+
+    #[test]
+    fn every_path_evaluates_a_game_as_the_network_does_from_scratch() {
+        // A real net and real moves: the Ruy Lopez into a middlegame with captures, castling
+        // and a queen trade, each position evaluated through the stack on every level.
+        let Ok(Some(net)) = crate::eval::nnue::embedded::embedded_network() else {
+            panic!("the build embeds a network");
+        };
+        let moves = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6 d2d4 e5d4 f3d4 c6c5 \
+                     d4b3 d8d1 f1d1 c8g4 f2f3 g4e6 b1c3 g8e7 c1e3 e7g6 c3d5 e6d5 e4d5 e8c8 \
+                     e3c5 f8c5 g1f1 c5b6 a2a4 g6f4 a4a5 b6a7 d5d6 c7d6";
+        for level in SimdLevel::supported() {
+            let mut pos = Position::startpos();
+            let mut stack = AccumulatorStack::with_simd(net.hidden(), 64, level);
+            stack.set_root(&net, &pos);
+            for text in moves.split_whitespace() {
+                let mv = pos
+                    .parse_move(text)
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+                pos.make_move(mv);
+                stack.push(pos.last_changes());
+                assert_eq!(
+                    stack.evaluate(&net, &pos),
+                    net.evaluate(&pos),
+                    "{level:?} after {text}"
+                );
+            }
         }
     }
 

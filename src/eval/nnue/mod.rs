@@ -14,13 +14,16 @@
 //! every position on its line, updated lazily from what each move changed ([`accumulator`]).
 
 pub mod accumulator;
+pub mod aligned;
 pub mod embedded;
 pub mod features;
 pub mod forward;
 pub mod network;
+pub mod simd;
 
 pub use accumulator::AccumulatorStack;
 pub use network::{NetError, Network};
+pub use simd::SimdLevel;
 
 /// Inputs per perspective: colour relative to the perspective (2) x piece kind (6) x square.
 pub const INPUTS: usize = 768;

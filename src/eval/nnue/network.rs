@@ -26,8 +26,9 @@
 //! arithmetic exact: the output weights within +-127 and no accumulator able to leave `i16`
 //! with 32 pieces on the board. A bad file gives a [`NetError`], never a panic.
 
+use super::aligned::AlignedI16;
 use super::features::feature_index;
-use super::forward::screlu_dot;
+use super::forward::screlu_dot_pair;
 use super::{output_bucket, HIDDEN_MULTIPLE, INPUTS, MAX_ACTIVE, MAX_EVAL, MAX_HIDDEN};
 use super::{MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
 use crate::board::{Color, Position};
@@ -158,11 +159,11 @@ pub enum NetError {
 pub struct Network {
     hidden: usize,
     scale: i32,
-    /// `INPUTS` rows of `hidden` weights.
-    feature_weights: Box<[i16]>,
-    feature_bias: Box<[i16]>,
+    /// `INPUTS` rows of `hidden` weights, each row on a cache line of its own.
+    feature_weights: AlignedI16,
+    feature_bias: AlignedI16,
     /// Per output bucket: the side to move's `hidden` weights, then the other side's.
-    output_weights: Box<[i16]>,
+    output_weights: AlignedI16,
     /// One per output bucket.
     output_bias: Box<[i32]>,
 }
@@ -298,9 +299,9 @@ impl Network {
         Ok(Network {
             hidden,
             scale,
-            feature_weights,
-            feature_bias,
-            output_weights,
+            feature_weights: AlignedI16::from_slice(&feature_weights),
+            feature_bias: AlignedI16::from_slice(&feature_bias),
+            output_weights: AlignedI16::from_slice(&output_weights),
             output_bias,
         })
     }
@@ -488,7 +489,7 @@ impl Network {
             return None;
         }
         let mut net = self.clone();
-        net.output_weights = self.output_weights.repeat(buckets).into_boxed_slice();
+        net.output_weights = AlignedI16::from_slice(&self.output_weights.repeat(buckets));
         net.output_bias = vec![self.output_bias[0]; buckets].into_boxed_slice();
         Some(net)
     }
@@ -511,10 +512,22 @@ impl Network {
     /// [`Network::bucket_of`], so below [`Network::buckets`]).
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        let (w_us, w_them) = self.bucket_weights(bucket);
+        self.output_of_sum(screlu_dot_pair(us, them, w_us, w_them), bucket)
+    }
+
+    /// The output weights of `bucket` (below [`Network::buckets`]): the side to move's and
+    /// the other side's.
+    #[inline(always)]
+    pub fn bucket_weights(&self, bucket: usize) -> (&[i16], &[i16]) {
         let h = self.hidden;
-        let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
-        let (w_us, w_them) = weights.split_at(h);
-        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
+        self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h)
+    }
+
+    /// The evaluation in centipawns from the output layer's sum ([`screlu_dot_pair`] of the
+    /// accumulators and [`Network::bucket_weights`]) in `bucket`.
+    #[inline(always)]
+    pub fn output_of_sum(&self, sum: i64, bucket: usize) -> i32 {
         let qa = i64::from(QA);
         let bias = i64::from(self.output_bias[bucket]);
         let value = (sum / qa + bias) * i64::from(self.scale) / (qa * i64::from(QB));
@@ -539,6 +552,7 @@ impl Network {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::eval::nnue::forward::screlu_dot_reference;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -658,7 +672,7 @@ pub(crate) mod tests {
             net.refresh(&pos, pos.side_to_move(), &mut us);
             net.refresh(&pos, !pos.side_to_move(), &mut them);
             let w = &net.output_weights()[bucket * 2 * h..(bucket + 1) * 2 * h];
-            let sum = screlu_dot(&us, &w[..h]) + screlu_dot(&them, &w[h..]);
+            let sum = screlu_dot_reference(&us, &w[..h]) + screlu_dot_reference(&them, &w[h..]);
             let expected = (sum / i64::from(QA) + i64::from(net.output_bias()[bucket]))
                 * i64::from(SCALE)
                 / i64::from(QA * QB);
