@@ -3,17 +3,15 @@
 //! `perft-suite`, `bench`, `epd`, `datagen`, `datagen-text`, `tune`, `tunables`, `train`,
 //! `book`, `probe` and `annotate`.
 
+use super::args::{clock, default_threads, flag, net_option};
 use super::datagen::DataFormat;
 use super::{datagen, epd, perft, probe, records, train_cli, tuner};
 use crate::board::Position;
-use crate::eval::nnue::embedded::embedded_network;
-use crate::eval::nnue::Network;
 use crate::search::bench;
 use crate::search::SearchReport;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Usage of the whole command line.
@@ -259,47 +257,6 @@ fn position_option(args: &[String]) -> Result<Position, String> {
         }
         None => Ok(Position::startpos()),
     }
-}
-
-/// The evaluation a tool uses: `--net FILE` that network, `--hce` the hand-crafted evaluation
-/// (`None`), otherwise the built-in one (the network embedded in the binary, if it has one).
-pub(crate) fn net_option(args: &[String]) -> Result<Option<Arc<Network>>, String> {
-    let net = flag::<PathBuf>(args, "--net")?;
-    if args.iter().any(|a| a == "--hce") {
-        return match net {
-            Some(_) => Err("--net and --hce exclude each other".to_string()),
-            None => Ok(None),
-        };
-    }
-    match net {
-        Some(path) => Network::load(&path)
-            .map(|net| Some(Arc::new(net)))
-            .map_err(|e| e.to_string()),
-        None => embedded_network().map_err(|e| format!("the embedded network: {e}")),
-    }
-}
-
-/// `h:mm:ss`.
-pub(crate) fn clock(d: Duration) -> String {
-    let s = d.as_secs();
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
-/// The value after `flag`, parsed.
-pub(crate) fn flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, String> {
-    match args.iter().position(|a| a == name) {
-        None => Ok(None),
-        Some(i) => {
-            let text = args.get(i + 1).ok_or(format!("{name} needs a value"))?;
-            text.parse::<T>()
-                .map(Some)
-                .map_err(|_| format!("bad value {text:?} for {name}"))
-        }
-    }
-}
-
-pub(crate) fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn run_bench(args: &[String]) -> Result<ExitCode, String> {

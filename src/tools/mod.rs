@@ -3,6 +3,7 @@
 //! review (`annotate`).
 
 pub mod annotate;
+pub mod args;
 pub mod book;
 pub mod cli;
 pub mod datagen;

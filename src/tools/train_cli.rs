@@ -1,7 +1,7 @@
 //! `betacut train <data files...> --out FILE [options]`: the command line of the network
 //! trainer ([`super::trainer`]).
 
-use super::cli::{clock, default_threads, flag};
+use super::args::{clock, default_threads, flag};
 use super::records::{read_records, PackedRecord};
 use super::trainer::checkpoint::Checkpoint;
 use super::trainer::net::FloatNetwork;
