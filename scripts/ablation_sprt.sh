@@ -33,12 +33,12 @@ TOOLS=${TOOLS:-../shared/tools}
 OPENINGS=${OPENINGS:-../shared/data/openings/noob_2moves.epd}
 mkdir -p "$OUT"
 
-cargo build --release --quiet
+cargo build --release --quiet -p betacut
 cp target/release/betacut "$OUT/betacut-full"
 for name in "$@"; do
     # A separate target directory keeps the normal build's artefacts untouched; only the crate
     # itself is rebuilt per feature.
-    BETACUT_ABLATE="$name" cargo build --release --quiet --features ablation \
+    BETACUT_ABLATE="$name" cargo build --release --quiet -p betacut --features ablation \
         --target-dir "$OUT/target"
     cp "$OUT/target/release/betacut" "$OUT/betacut-no-$name"
     # shellcheck disable=SC2086

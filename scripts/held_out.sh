@@ -9,7 +9,7 @@
 #
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], HELD_OUT
 # [chunk-000000000.bin: generation 10's games 0..1,000, sha256 883ca40864901a81], BIN
-# [target/release/betacut], WDL [0.1]: the share of the last column.
+# [target/release/betacut-lab], WDL [0.1]: the share of the last column.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
@@ -18,7 +18,7 @@ if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
 fi
 DATA=${DATA:-$HOME/betacut-data/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
-BIN=${BIN:-$here/target/release/betacut}
+BIN=${BIN:-$here/target/release/betacut-lab}
 WDL=${WDL:-0.1}
 held_out=$DATA/$HELD_OUT
 [ -f "$held_out" ] || { echo "no held-out file $held_out" >&2; exit 1; }

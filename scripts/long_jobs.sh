@@ -75,19 +75,21 @@ SPSA_STATE=tuning/spsa-stage2.json
 spsa_args=(--state "$here/$SPSA_STATE" --iterations 1000 --pairs 4 --nodes 40000
     --r-end 0.005 --seed 70 --commit-every 10)
 
-# Builds `betacut` at COMMIT (with cargo FEATURES, and RUSTFLAGS if given) into DEST, in a
-# scratch worktree.
+# Builds PACKAGE (betacut, or betacut-lab: the data generator of commits after the workspace
+# split; before it, the engine binary held datagen) at COMMIT (with cargo FEATURES, and
+# RUSTFLAGS if given) into DEST, in a scratch worktree.
 build_at() {
-    local commit=$1 dest=$2 features=${3:-} rustflags=${4:-}
+    local commit=$1 dest=$2 features=${3:-} rustflags=${4:-} package=${5:-betacut}
     [ -x "$dest" ] && return 0
     local tree
     tree=$(mktemp -d)
     git -C "$here" worktree add --detach "$tree" "$commit" >/dev/null
+    [ -f "$tree/lab/Cargo.toml" ] || package=betacut
     # An empty RUSTFLAGS would override .cargo/config.toml's target: set it only when given.
     (cd "$tree" && env ${rustflags:+RUSTFLAGS="$rustflags"} cargo build --release --quiet \
-        ${features:+--features "$features"})
+        -p "$package" ${features:+--features "$features"})
     mkdir -p "$(dirname "$dest")"
-    cp "$tree/target/release/betacut" "$dest"
+    cp "$tree/target/release/$package" "$dest"
     git -C "$here" worktree remove --force "$tree"
     echo "built $dest"
 }
@@ -97,10 +99,10 @@ running() { pgrep -f "$1" >/dev/null; }
 # The data generator: a profile-guided build when DATAGEN_PGO=1.
 build_datagen() {
     if [ "$DATAGEN_PGO" = 1 ]; then
-        [ -x "$datagen_bin" ] || "$here/scripts/pgo_build.sh" "$DATAGEN_COMMIT" "$datagen_bin" \
-            "$datagen_rustflags"
+        [ -x "$datagen_bin" ] || PGO_PACKAGE=betacut-lab "$here/scripts/pgo_build.sh" \
+            "$DATAGEN_COMMIT" "$datagen_bin" "$datagen_rustflags"
     else
-        build_at "$DATAGEN_COMMIT" "$datagen_bin" "" "$datagen_rustflags"
+        build_at "$DATAGEN_COMMIT" "$datagen_bin" "" "$datagen_rustflags" betacut-lab
     fi
 }
 

@@ -41,7 +41,7 @@ NO_DATA=${NO_DATA:-0}
 LANES_FILE=$here/tuning/gen10-lanes
 CANDIDATES=$here/src/eval/nnue/nets/candidates
 NETS_README=$here/src/eval/nnue/nets/README.md
-BIN=$here/target/release/betacut
+BIN=$here/target/release/betacut-lab
 [ -f "$CANDIDATES/$name.bin" ] && { echo "$CANDIDATES/$name.bin exists" >&2; exit 1; }
 mapfile -t lanes < <(grep -v '^#' "$LANES_FILE")
 mkdir -p "$HOME/nets"

@@ -17,13 +17,13 @@
 # trainer of its commit (one thread, so the sums are in one order: bit for bit). Commit both
 # files after a part (`run` does, COMMIT=0 leaves it to you).
 # Environment: DATA [~/betacut-data/gen10], HELD_OUT [chunk-000000000.bin],
-# BIN [target/release/betacut], TOTAL_EPOCHS [80], EPOCHS_PER_PART [1], MIN_CHUNKS [10],
+# BIN [target/release/betacut-lab], TOTAL_EPOCHS [80], EPOCHS_PER_PART [1], MIN_CHUNKS [10],
 # COMMIT [1], STATE [tuning/scratch-chain] (another directory for a trial run).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${DATA:-$HOME/betacut-data/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
-BIN=${BIN:-$here/target/release/betacut}
+BIN=${BIN:-$here/target/release/betacut-lab}
 TOTAL_EPOCHS=${TOTAL_EPOCHS:-80}
 # One pass a part: a session brings about 3 M positions, and ten passes over them at the
 # schedule's early learning rate overfit (part 2, 2026-12-03: held out best after the first pass,

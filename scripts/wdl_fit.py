@@ -36,7 +36,7 @@ the position alone while the move number is whatever the GUI's FEN says); calibr
 W/D/L rates per score bin, and per phase bin); and the kept coefficients as Rust constants for
 src/search/wdl.rs.
 
-Record format: see the top of src/tools/records.rs (32 bytes a position; score i16 LE at
+Record format: see the top of lab/src/records.rs (32 bytes a position; score i16 LE at
 byte 24 from White's view; result byte 26 from White's view, 0 Black won, 1 draw, 2 White won;
 side to move byte 27; full-move number u16 LE at byte 28; tag 0xB1 at byte 31).
 

@@ -56,7 +56,7 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
 fi
 
 echo "== builds: Linux release, Windows release exe ($exe)"
-cargo build --release
+cargo build --release -p betacut
 make --no-print-directory windows EXE="$exe"
 linux=$root/target/release/betacut
 

@@ -7,7 +7,7 @@
 //! half first), output biases `[B]`.
 
 use super::sample::Sample;
-use crate::eval::nnue::{output_bucket, NetError, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
+use betacut::eval::nnue::{output_bucket, NetError, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -61,7 +61,7 @@ impl Layout {
         let rest = len.checked_sub((INPUTS + 1) * hidden)?;
         let per_bucket = 2 * hidden + 1;
         let buckets = rest / per_bucket;
-        (rest % per_bucket == 0 && (1..=crate::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&buckets))
+        (rest % per_bucket == 0 && (1..=betacut::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&buckets))
             .then_some(Layout { hidden, buckets })
     }
 
