@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What each search feature is worth: for every NAME, build Betacut with that
-# switch off (see src/ablation.rs) and play it against the normal build with an SPRT.
+# switch off (see src/search/ablation.rs) and play it against the normal build with an SPRT.
 #
 #   scripts/ablation_sprt.sh NAME [NAME ...]        e.g. scripts/ablation_sprt.sh null_move lmr
 #

@@ -6,7 +6,7 @@
 //! per input), feature biases `[H]`, output weights `[B][2H]` (in each bucket the side to move's
 //! half first), output biases `[B]`.
 
-use super::sample::Sample;
+use super::sample::{sigmoid, Sample};
 use betacut::eval::nnue::{output_bucket, NetError, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -76,12 +76,6 @@ impl Layout {
 pub fn screlu(x: f32) -> f32 {
     let c = x.clamp(0.0, 1.0);
     c * c
-}
-
-/// The logistic function.
-#[inline(always)]
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// A network in floating point.

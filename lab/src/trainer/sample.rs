@@ -5,10 +5,15 @@
 //! view: `target = wdl * result + (1 - wdl) * sigmoid(score / scale)`, and the network's output
 //! (in centipawns) is read through the same sigmoid ([`Target`]).
 
-use super::net::sigmoid;
 use crate::records::{PackedRecord, RECORD_LEN};
 use betacut::eval::nnue::features::raw_feature_index;
 use betacut::eval::nnue::{MAX_ACTIVE, SCALE};
+
+/// The logistic function: reads a score (or the network's output) as an expected result.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
 
 /// How a position's training target is made, and how the output is compared with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
