@@ -4,9 +4,9 @@
 # whose state is committed as it goes. The SPSA run is the second stage (started again 2026-12-02):
 # all 31 constants of `betacut tunables` on main's search (a5aecf1: the values of the first
 # stage, the late-move reductions kept in hundredths so that their adjustments tune), state in
-# tuning/spsa-stage2.json (finished 2026-12-02 at 1,000 iterations: `start` with SPSA=1 then
+# lab/tuning/spsa-stage2.json (finished 2026-12-02 at 1,000 iterations: `start` with SPSA=1 then
 # only reports it). The first stage (16 constants, 1,000 iterations, finished
-# 2026-11-29) is tuning/spsa-state.json, tuned with BETACUT_tune_8348558. SPSA is off by
+# 2026-11-29) is lab/tuning/spsa-state.json, tuned with BETACUT_tune_8348558. SPSA is off by
 # default (SPSA=1 runs it); it tunes on gen8.bin, the net the tune build a5aecf1 embeds.
 #
 #   scripts/long_jobs.sh build     # the binaries the runs need, from their commits, into ~/bin
@@ -64,14 +64,14 @@ datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limi
     --exact-only --undamped --threads 1)
 # The game ranges, one lane a core: "FROM:TO" ranges run in order, joined by commas. Every new
 # machine so far lost the data (2026-12-02 the fourth time), so the lanes make games no net has
-# been trained on: the held-out chunk 0 first, then each lane of tuning/genGENERATION-lanes
+# been trained on: the held-out chunk 0 first, then each lane of lab/tuning/genGENERATION-lanes
 # from its next game (the first not used by a committed net; scripts/net_session.sh moves
 # generation 10's on). The lost nets' ranges, 1,000..55,000 and 200,000..255,000, are in the
 # manifest and can be made again with DATA_LANES="0:55000 200000:255000".
-lanes_file=$here/tuning/gen$GENERATION-lanes
+lanes_file=$here/lab/tuning/gen$GENERATION-lanes
 DATA_LANES=${DATA_LANES:-$(awk '!/^#/ { printf "%s%s:%s", (n++ ? " " : "0:1000,"), $1, $2 }' \
     "$lanes_file")}
-SPSA_STATE=tuning/spsa-stage2.json
+SPSA_STATE=lab/tuning/spsa-stage2.json
 spsa_args=(--state "$here/$SPSA_STATE" --iterations 1000 --pairs 4 --nodes 40000
     --r-end 0.005 --seed 70 --commit-every 10)
 

@@ -21,7 +21,7 @@
 # bf4cb1253ae32bec), NICE [1]: at idle priority, so timed matches and builds take the cores first,
 # MIRROR [1]: half the samples flipped left to right (`--mirror`; 0: none, which held out better
 # on 1-2 M positions, docs/experiments.md).
-# The defaults with INIT=src/eval/nnue/nets/gen8.bin are ft10-9m-b; EPOCHS=6 LR=0.00003 is
+# The defaults with INIT=lab/nets/gen8.bin are ft10-9m-b; EPOCHS=6 LR=0.00003 is
 # ft10-9m-a (b9938cd03196f4a5).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
