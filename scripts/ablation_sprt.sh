@@ -29,8 +29,8 @@ SEED=${SEED:-11}
 SPRT=${SPRT:-0 5 0.05 0.05}
 OUT=${OUT:-target/ablation}
 PY=${PY:-$HOME/.venv-chess-tools/bin/python}
-TOOLS=${TOOLS:-../shared/tools}
-OPENINGS=${OPENINGS:-../shared/data/openings/noob_2moves.epd}
+TOOLS=${TOOLS:-${BETACUT_SHARED:-$PWD/../shared}/tools}
+OPENINGS=${OPENINGS:-${BETACUT_SHARED:-$PWD/../shared}/data/openings/noob_2moves.epd}
 mkdir -p "$OUT"
 
 cargo build --release --quiet -p betacut

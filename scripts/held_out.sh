@@ -16,7 +16,7 @@ if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
     awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
     exit 2
 fi
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
 BIN=${BIN:-$here/target/release/betacut-lab}
 WDL=${WDL:-0.1}

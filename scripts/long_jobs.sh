@@ -28,7 +28,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 GENERATION=${GENERATION:-11}
-DATA=${DATA:-$HOME/betacut-data/gen$GENERATION}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen$GENERATION}
 BIN=${BIN:-$HOME/bin}
 SPSA=${SPSA:-0}
 SPSA_CORES=${SPSA_CORES:-1}
@@ -133,7 +133,7 @@ case ${1:-} in
             # A fresh machine has no python-chess for match.py: the tools' venv alone (no apt
             # packages: the games are Betacut against Betacut).
             if [ ! -x "$HOME/.venv-chess-tools/bin/python" ]; then
-                NO_APT=1 "$here/../shared/tools/setup.sh" >/dev/null
+                NO_APT=1 "${BETACUT_SHARED:-$here/../shared}/tools/setup.sh" >/dev/null
             fi
             (cd "$here" && setsid nohup taskset -c "$SPSA_CORES" python3 scripts/spsa.py \
                 --engine "$tune_bin" "${spsa_args[@]}" \

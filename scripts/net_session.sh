@@ -33,7 +33,7 @@ if [ $# -ne 2 ] || [ "${1:0:1}" = "-" ]; then
     exit 2
 fi
 name=$1 minutes=$2
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 INIT=${INIT:-$here/src/eval/nnue/nets/gen10.bin}
 THREADS=${THREADS:-2}
 COMMIT=${COMMIT:-1}

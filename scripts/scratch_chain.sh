@@ -30,7 +30,7 @@
 # CHECKPOINTS [DATA/../scratch-chain].
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
 BIN=${BIN:-$here/target/release/betacut-lab}
 TOTAL_EPOCHS=${TOTAL_EPOCHS:-80}

@@ -53,9 +53,10 @@ import tempfile
 from datagen_pause import datagen_paused
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
-DEFAULT_OPENINGS = os.path.normpath(
-    os.path.join(HERE, "..", "..", "shared", "data", "openings", "UHO_4060_v4_20k.epd"))
+# The shared tools and data outside the repository: BETACUT_SHARED, default ../shared.
+SHARED = os.environ.get("BETACUT_SHARED") or os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
+DEFAULT_MATCH = os.path.join(SHARED, "tools", "match.py")
+DEFAULT_OPENINGS = os.path.join(SHARED, "data", "openings", "UHO_4060_v4_20k.epd")
 DEFAULT_PYTHON = os.path.expanduser("~/.venv-chess-tools/bin/python")
 
 

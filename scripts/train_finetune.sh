@@ -31,7 +31,7 @@ if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
 fi
 name=$1
 shift
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
 RANGES=${RANGES:-1000-55000 200000-255000}
 CHUNK=${CHUNK:-1000}

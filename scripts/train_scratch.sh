@@ -22,7 +22,7 @@ if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
 fi
 name=$1
 shift
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
 BIN=${BIN:-$here/target/release/betacut-lab}
 OUT=${OUT:-$HOME/nets}

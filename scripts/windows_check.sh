@@ -27,7 +27,7 @@ root=$PWD
 GAMES=${GAMES:-2}
 TC=${TC:-10+0.1}
 OUT=${OUT:-target/windows-check}
-TOOLS=${TOOLS:-../shared/tools}
+TOOLS=${TOOLS:-${BETACUT_SHARED:-$PWD/../shared}/tools}
 PY=${PY:-$HOME/.venv-chess-tools/bin/python}
 OPPONENT=${OPPONENT:-/usr/games/fairymax:xboard}
 mkdir -p "$OUT"
