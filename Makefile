@@ -21,6 +21,9 @@
 #   make dist                dist/: the Linux binary, the Windows exe, the manual page, SHA256SUMS
 #   make check-man           the manual page renders without a warning
 #
+# Every target builds the engine alone (`-p betacut`); the lab (lab/, betacut-lab: data
+# generation, training, tuning) is built by `cargo build --release` at the root.
+#
 # Extra rustc flags go in RUSTFLAGS as usual (e.g. RUSTFLAGS="-C target-cpu=native"); note that
 # RUSTFLAGS replaces the x86-64-v2 setting of .cargo/config.toml.
 
@@ -78,27 +81,27 @@ all: build
 	fi
 
 build:
-	$(CARGO) build --release
+	$(CARGO) build --release -p betacut
 
 pgo:
 	scripts/pgo_build.sh . "$(EXE)" "$(RUSTFLAGS)"
 
 # Only when it is missing: `sudo make install` after `make` must not need a Rust toolchain.
 $(BIN):
-	$(CARGO) build --release
+	$(CARGO) build --release -p betacut
 
 windows: EXE = betacut.exe
 windows:
 	scripts/windows_deps.sh
-	$(WIN_ENV) CARGO_TARGET_DIR="$(WIN_TARGET_DIR)" /usr/bin/cargo build $(WIN_FLAGS) --release
+	$(WIN_ENV) CARGO_TARGET_DIR="$(WIN_TARGET_DIR)" /usr/bin/cargo build $(WIN_FLAGS) --release -p betacut
 	cp $(WIN_TARGET_DIR)/$(WIN_TARGET)/release/betacut.exe "$(EXE)"
 
-# The whole test suite, built for Windows and run by Wine (used by scripts/windows_check.sh).
+# The engine's test suite, built for Windows and run by Wine (used by scripts/windows_check.sh).
 windows-test:
 	scripts/windows_deps.sh --wine
 	$(WIN_ENV) CARGO_TARGET_DIR="$(TARGET_DIR)/windows-test" \
 		CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine \
-		/usr/bin/cargo test $(WIN_FLAGS) $(WIN_TEST_FLAGS) --no-fail-fast
+		/usr/bin/cargo test $(WIN_FLAGS) $(WIN_TEST_FLAGS) -p betacut --no-fail-fast
 
 windows-check:
 	scripts/windows_check.sh

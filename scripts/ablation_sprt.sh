@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What each search feature is worth: for every NAME, build Betacut with that
-# switch off (see src/ablation.rs) and play it against the normal build with an SPRT.
+# switch off (see src/search/ablation.rs) and play it against the normal build with an SPRT.
 #
 #   scripts/ablation_sprt.sh NAME [NAME ...]        e.g. scripts/ablation_sprt.sh null_move lmr
 #
@@ -29,16 +29,16 @@ SEED=${SEED:-11}
 SPRT=${SPRT:-0 5 0.05 0.05}
 OUT=${OUT:-target/ablation}
 PY=${PY:-$HOME/.venv-chess-tools/bin/python}
-TOOLS=${TOOLS:-../shared/tools}
-OPENINGS=${OPENINGS:-../shared/data/openings/noob_2moves.epd}
+TOOLS=${TOOLS:-${BETACUT_SHARED:-$PWD/../shared}/tools}
+OPENINGS=${OPENINGS:-${BETACUT_SHARED:-$PWD/../shared}/data/openings/noob_2moves.epd}
 mkdir -p "$OUT"
 
-cargo build --release --quiet
+cargo build --release --quiet -p betacut
 cp target/release/betacut "$OUT/betacut-full"
 for name in "$@"; do
     # A separate target directory keeps the normal build's artefacts untouched; only the crate
     # itself is rebuilt per feature.
-    BETACUT_ABLATE="$name" cargo build --release --quiet --features ablation \
+    BETACUT_ABLATE="$name" cargo build --release --quiet -p betacut --features ablation \
         --target-dir "$OUT/target"
     cp "$OUT/target/release/betacut" "$OUT/betacut-no-$name"
     # shellcheck disable=SC2086

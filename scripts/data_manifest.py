@@ -27,7 +27,7 @@ their total: what a session pastes into the manifest for the chunks it made.
 generation's section, under a block of the session SESSION (its start, e.g. "19:02"): the first
 call opens the block with the paragraph `--intro` gives, later calls of the same session add
 their rows to its table; the line after the table gives the session's chunks and positions and
-what all rows of the generation cover. With `--lanes FILE` (tuning/gen10-lanes) each lane's next
+what all rows of the generation cover. With `--lanes FILE` (lab/tuning/gen10-lanes) each lane's next
 game moves past the complete chunks on disk that follow it without a gap.
 """
 import argparse

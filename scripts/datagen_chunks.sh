@@ -2,10 +2,11 @@
 # Generates training data in chunks of games, resumably: chunk files that are complete are kept,
 # so the run can be stopped and started again, split over machines (disjoint game ranges), or
 # extended later. Game i depends only on the seed and i, so the concatenated chunks equal one
-# long run of `betacut datagen --games TOTAL`.
+# long run of `betacut-lab datagen --games TOTAL` (BINARY: `betacut-lab`, or the `betacut` of
+# a commit before the workspace split, whose engine binary held datagen).
 #
 # usage: scripts/datagen_chunks.sh BINARY OUT_DIR SEED TOTAL_GAMES CHUNK_GAMES [datagen flags...]
-# e.g.   nice -n 19 scripts/datagen_chunks.sh target/release/betacut ~/betacut-data/gen1 4301 \
+# e.g.   nice -n 19 scripts/datagen_chunks.sh target/release/betacut-lab ~/betacut-data/gen1 4301 \
 #            120000 10000 --nodes 5000 --threads 2
 # Then:  cat OUT_DIR/chunk-*.bin > gen1.bin   (the chunk names sort in game order)
 # FIRST=K in the environment starts at game K instead of 0, e.g. to go on with smaller chunks

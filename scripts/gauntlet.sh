@@ -32,8 +32,8 @@ CONCURRENCY=${CONCURRENCY:-2}
 EXTRA=${EXTRA:-}
 OUT=${OUT:-$here/target/gauntlet}
 PY=${PY:-$HOME/.venv-chess-tools/bin/python}
-TOOLS=${TOOLS:-$here/../shared/tools}
-OPENINGS=${OPENINGS:-$here/../shared/data/openings/noob_2moves.epd}
+TOOLS=${TOOLS:-${BETACUT_SHARED:-$here/../shared}/tools}
+OPENINGS=${OPENINGS:-${BETACUT_SHARED:-$here/../shared}/data/openings/noob_2moves.epd}
 [ -x "$betacut" ] || { echo "gauntlet.sh: $betacut is not an executable" >&2; exit 2; }
 
 options=()

@@ -9,16 +9,16 @@
 #
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], HELD_OUT
 # [chunk-000000000.bin: generation 10's games 0..1,000, sha256 883ca40864901a81], BIN
-# [target/release/betacut], WDL [0.1]: the share of the last column.
+# [target/release/betacut-lab], WDL [0.1]: the share of the last column.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
     awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
     exit 2
 fi
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
-BIN=${BIN:-$here/target/release/betacut}
+BIN=${BIN:-$here/target/release/betacut-lab}
 WDL=${WDL:-0.1}
 held_out=$DATA/$HELD_OUT
 [ -f "$held_out" ] || { echo "no held-out file $held_out" >&2; exit 1; }

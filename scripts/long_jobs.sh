@@ -4,9 +4,9 @@
 # whose state is committed as it goes. The SPSA run is the second stage (started again 2026-12-02):
 # all 31 constants of `betacut tunables` on main's search (a5aecf1: the values of the first
 # stage, the late-move reductions kept in hundredths so that their adjustments tune), state in
-# tuning/spsa-stage2.json (finished 2026-12-02 at 1,000 iterations: `start` with SPSA=1 then
+# lab/tuning/spsa-stage2.json (finished 2026-12-02 at 1,000 iterations: `start` with SPSA=1 then
 # only reports it). The first stage (16 constants, 1,000 iterations, finished
-# 2026-11-29) is tuning/spsa-state.json, tuned with BETACUT_tune_8348558. SPSA is off by
+# 2026-11-29) is lab/tuning/spsa-state.json, tuned with BETACUT_tune_8348558. SPSA is off by
 # default (SPSA=1 runs it); it tunes on gen8.bin, the net the tune build a5aecf1 embeds.
 #
 #   scripts/long_jobs.sh build     # the binaries the runs need, from their commits, into ~/bin
@@ -28,7 +28,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 GENERATION=${GENERATION:-11}
-DATA=${DATA:-$HOME/betacut-data/gen$GENERATION}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen$GENERATION}
 BIN=${BIN:-$HOME/bin}
 SPSA=${SPSA:-0}
 SPSA_CORES=${SPSA_CORES:-1}
@@ -64,30 +64,32 @@ datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limi
     --exact-only --undamped --threads 1)
 # The game ranges, one lane a core: "FROM:TO" ranges run in order, joined by commas. Every new
 # machine so far lost the data (2026-12-02 the fourth time), so the lanes make games no net has
-# been trained on: the held-out chunk 0 first, then each lane of tuning/genGENERATION-lanes
+# been trained on: the held-out chunk 0 first, then each lane of lab/tuning/genGENERATION-lanes
 # from its next game (the first not used by a committed net; scripts/net_session.sh moves
 # generation 10's on). The lost nets' ranges, 1,000..55,000 and 200,000..255,000, are in the
 # manifest and can be made again with DATA_LANES="0:55000 200000:255000".
-lanes_file=$here/tuning/gen$GENERATION-lanes
+lanes_file=$here/lab/tuning/gen$GENERATION-lanes
 DATA_LANES=${DATA_LANES:-$(awk '!/^#/ { printf "%s%s:%s", (n++ ? " " : "0:1000,"), $1, $2 }' \
     "$lanes_file")}
-SPSA_STATE=tuning/spsa-stage2.json
+SPSA_STATE=lab/tuning/spsa-stage2.json
 spsa_args=(--state "$here/$SPSA_STATE" --iterations 1000 --pairs 4 --nodes 40000
     --r-end 0.005 --seed 70 --commit-every 10)
 
-# Builds `betacut` at COMMIT (with cargo FEATURES, and RUSTFLAGS if given) into DEST, in a
-# scratch worktree.
+# Builds PACKAGE (betacut, or betacut-lab: the data generator of commits after the workspace
+# split; before it, the engine binary held datagen) at COMMIT (with cargo FEATURES, and
+# RUSTFLAGS if given) into DEST, in a scratch worktree.
 build_at() {
-    local commit=$1 dest=$2 features=${3:-} rustflags=${4:-}
+    local commit=$1 dest=$2 features=${3:-} rustflags=${4:-} package=${5:-betacut}
     [ -x "$dest" ] && return 0
     local tree
     tree=$(mktemp -d)
     git -C "$here" worktree add --detach "$tree" "$commit" >/dev/null
+    [ -f "$tree/lab/Cargo.toml" ] || package=betacut
     # An empty RUSTFLAGS would override .cargo/config.toml's target: set it only when given.
     (cd "$tree" && env ${rustflags:+RUSTFLAGS="$rustflags"} cargo build --release --quiet \
-        ${features:+--features "$features"})
+        -p "$package" ${features:+--features "$features"})
     mkdir -p "$(dirname "$dest")"
-    cp "$tree/target/release/betacut" "$dest"
+    cp "$tree/target/release/$package" "$dest"
     git -C "$here" worktree remove --force "$tree"
     echo "built $dest"
 }
@@ -97,10 +99,10 @@ running() { pgrep -f "$1" >/dev/null; }
 # The data generator: a profile-guided build when DATAGEN_PGO=1.
 build_datagen() {
     if [ "$DATAGEN_PGO" = 1 ]; then
-        [ -x "$datagen_bin" ] || "$here/scripts/pgo_build.sh" "$DATAGEN_COMMIT" "$datagen_bin" \
-            "$datagen_rustflags"
+        [ -x "$datagen_bin" ] || PGO_PACKAGE=betacut-lab "$here/scripts/pgo_build.sh" \
+            "$DATAGEN_COMMIT" "$datagen_bin" "$datagen_rustflags"
     else
-        build_at "$DATAGEN_COMMIT" "$datagen_bin" "" "$datagen_rustflags"
+        build_at "$DATAGEN_COMMIT" "$datagen_bin" "" "$datagen_rustflags" betacut-lab
     fi
 }
 
@@ -131,7 +133,7 @@ case ${1:-} in
             # A fresh machine has no python-chess for match.py: the tools' venv alone (no apt
             # packages: the games are Betacut against Betacut).
             if [ ! -x "$HOME/.venv-chess-tools/bin/python" ]; then
-                NO_APT=1 "$here/../shared/tools/setup.sh" >/dev/null
+                NO_APT=1 "${BETACUT_SHARED:-$here/../shared}/tools/setup.sh" >/dev/null
             fi
             (cd "$here" && setsid nohup taskset -c "$SPSA_CORES" python3 scripts/spsa.py \
                 --engine "$tune_bin" "${spsa_args[@]}" \

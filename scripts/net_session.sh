@@ -11,14 +11,14 @@
 # Steps: (1) this checkout's release build (the trainer) if missing; (2) data generation by
 # `scripts/long_jobs.sh start` without SPSA (it builds the generator, bb2deb1, if missing): two
 # lanes at idle priority, the first making the held-out chunk 0 first if it is not on disk,
-# then each lane going on from its next game in tuning/gen10-lanes ("NEXT END" per line: the
+# then each lane going on from its next game in lab/tuning/gen10-lanes ("NEXT END" per line: the
 # first game not yet made, and the lane's end); (3) after MINUTES the lanes stop (unfinished
 # chunks are dropped) and every chunk is checked against the manifest (scripts/data_manifest.py
 # --check); (4) scripts/train_finetune.sh NAME on the lanes' complete chunks from their start,
 # from INIT, on THREADS threads;
 # (5) scripts/held_out.sh INIT and the new net; (6) the net goes to
-# src/eval/nnue/nets/candidates/NAME.bin with a row in the nets README (its provenance and
-# losses), the new chunks' rows go to the manifest, tuning/gen10-lanes moves on, and all is
+# lab/nets/candidates/NAME.bin with a row in the nets README (its provenance and
+# losses), the new chunks' rows go to the manifest, lab/tuning/gen10-lanes moves on, and all is
 # committed. The net is not played here: its fixed-node SPRT against the shipped net follows
 # (docs/experiments.md gives the command).
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], INIT
@@ -33,15 +33,15 @@ if [ $# -ne 2 ] || [ "${1:0:1}" = "-" ]; then
     exit 2
 fi
 name=$1 minutes=$2
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 INIT=${INIT:-$here/src/eval/nnue/nets/gen10.bin}
 THREADS=${THREADS:-2}
 COMMIT=${COMMIT:-1}
 NO_DATA=${NO_DATA:-0}
-LANES_FILE=$here/tuning/gen10-lanes
-CANDIDATES=$here/src/eval/nnue/nets/candidates
+LANES_FILE=$here/lab/tuning/gen10-lanes
+CANDIDATES=$here/lab/nets/candidates
 NETS_README=$here/src/eval/nnue/nets/README.md
-BIN=$here/target/release/betacut
+BIN=$here/target/release/betacut-lab
 [ -f "$CANDIDATES/$name.bin" ] && { echo "$CANDIDATES/$name.bin exists" >&2; exit 1; }
 mapfile -t lanes < <(grep -v '^#' "$LANES_FILE")
 mkdir -p "$HOME/nets"
@@ -51,7 +51,7 @@ log() { echo "$(date -u +%FT%TZ) net_session $name: $*"; }
 if [ "$NO_DATA" != 1 ]; then
     [ -x "$BIN" ] || (cd "$here" && cargo build --release --quiet)
     # The lanes of scripts/long_jobs.sh (the manifest's generator and switches, chunk 0 first
-    # when it is missing, then tuning/gen10-lanes), without SPSA, for MINUTES.
+    # when it is missing, then lab/tuning/gen10-lanes), without SPSA, for MINUTES.
     GENERATION=10 DATA=$DATA SPSA=0 "$here/scripts/long_jobs.sh" start
     log "data generation for $minutes minutes (lanes from: ${lanes[*]})"
     deadline=$(($(date +%s) + minutes * 60))
@@ -123,7 +123,7 @@ heading = "\n## Candidate nets\n"
 if heading not in text:
     intro = textwrap.fill(
         "Nets trained by `scripts/net_session.sh` (a session's new games of generation 10, "
-        "fine-tuning the net in the second column), kept in `candidates/` until their SPRT "
+        "fine-tuning the net in the second column), kept in `lab/nets/candidates/` until their SPRT "
         "against the shipped net decides. Held-out losses on generation 10's chunk 0 "
         "(`scripts/held_out.sh`: the score alone on all plies and from ply 16, the result "
         "alone and the training target, WDL share 0.1, from ply 16), each beside its initial "

@@ -13,7 +13,7 @@ case ${1:-} in -h | --help) usage; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
-cargo build --release --quiet
+cargo build --release --quiet -p betacut
 exec python3 - "$RUNS" "$STOCKFISH" <<'PY'
 import re, statistics, subprocess, sys, time
 

@@ -2,28 +2,37 @@
 # The from-scratch net trained in parts, one part a session, its state in the repository: each
 # part trains the chunks of generation 10 that no earlier part has seen (the session's new
 # games, or every chunk on disk that is new to the chain) for EPOCHS_PER_PART epochs of one
-# cosine schedule of TOTAL_EPOCHS, resumed from the committed checkpoint. A new machine loses
+# cosine schedule of TOTAL_EPOCHS, resumed from the last part's checkpoint. A new machine loses
 # the data, not the training: the chain keeps about three quarters of what one run over all
 # the games would learn (docs/experiments.md, "One schedule in parts against one run").
 #
 #   scripts/scratch_chain.sh run       # the next part, if at least MIN_CHUNKS new chunks
 #   scripts/scratch_chain.sh status    # the parts so far and the chunks a next part would take
 #   scripts/scratch_chain.sh net OUT   # the chain's net now (quantised from the checkpoint)
+#   scripts/scratch_chain.sh handover  # commit the last checkpoint, to resume on another machine
 #
-# State: tuning/scratch-chain/parts.tsv (one line a part: part, date, trainer commit, epochs,
-# positions, sha256 of the chunks' concatenation, held-out loss, net sha256, first games of its
-# chunks) and tuning/scratch-chain/latest.ckpt (float weights and Adam's moments, 2.4 MB). A
-# part is rebuilt from the manifest's chunks of its line and the checkpoint before it with the
-# trainer of its commit (one thread, so the sums are in one order: bit for bit). Commit both
-# files after a part (`run` does, COMMIT=0 leaves it to you).
+# State: lab/tuning/scratch-chain/parts.tsv (one line a part: part, date, trainer commit,
+# epochs, positions, sha256 of the chunks' concatenation, held-out loss, net sha256, first games
+# of its chunks), appended and committed after each part (`run` does; COMMIT=0 leaves it to
+# you). The checkpoints (float weights and Adam's moments, 2.4 MB each) stay outside the
+# repository, in CHECKPOINTS (epoch-N.ckpt after epoch N), so a day of parts adds a line to the
+# history, not megabytes. Only when the chain must resume on another machine (the machine is
+# about to go, or the next part runs elsewhere) does `handover` commit the last checkpoint as
+# lab/tuning/scratch-chain/latest.ckpt with its epoch in latest.epochs; `run` resumes from the
+# local checkpoint of the last part, else from the committed one if it is at that epoch. Parts
+# after the last handover are lost with their machine (remove their lines from parts.tsv to go on
+# from the committed checkpoint). A part is rebuilt from the manifest's chunks of its line and
+# the checkpoint before it with the trainer of its commit (one thread, so the sums are in one
+# order: bit for bit).
 # Environment: DATA [~/betacut-data/gen10], HELD_OUT [chunk-000000000.bin],
-# BIN [target/release/betacut], TOTAL_EPOCHS [80], EPOCHS_PER_PART [1], MIN_CHUNKS [10],
-# COMMIT [1], STATE [tuning/scratch-chain] (another directory for a trial run).
+# BIN [target/release/betacut-lab], TOTAL_EPOCHS [80], EPOCHS_PER_PART [1], MIN_CHUNKS [10],
+# COMMIT [1], STATE [lab/tuning/scratch-chain] (another directory for a trial run),
+# CHECKPOINTS [DATA/../scratch-chain].
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
-BIN=${BIN:-$here/target/release/betacut}
+BIN=${BIN:-$here/target/release/betacut-lab}
 TOTAL_EPOCHS=${TOTAL_EPOCHS:-80}
 # One pass a part: a session brings about 3 M positions, and ten passes over them at the
 # schedule's early learning rate overfit (part 2, 2026-12-03: held out best after the first pass,
@@ -31,9 +40,11 @@ TOTAL_EPOCHS=${TOTAL_EPOCHS:-80}
 EPOCHS_PER_PART=${EPOCHS_PER_PART:-1}
 MIN_CHUNKS=${MIN_CHUNKS:-10}
 COMMIT=${COMMIT:-1}
-state=${STATE:-$here/tuning/scratch-chain}
+state=${STATE:-$here/lab/tuning/scratch-chain}
 parts=$state/parts.tsv
-checkpoint=$state/latest.ckpt
+committed=$state/latest.ckpt
+committed_epochs=$state/latest.epochs
+CHECKPOINTS=${CHECKPOINTS:-$(dirname "$DATA")/scratch-chain}
 # The recipe of scripts/train_scratch.sh (cosine, flipped samples, from ply 16, WDL 0.1).
 recipe=(--hidden 256 --output-buckets 8 --epochs "$TOTAL_EPOCHS" --lr 0.001 --lr-end 0.00001
     --wdl 0.1 --min-ply 16 --mirror --seed 1 --threads 1)
@@ -61,11 +72,28 @@ new_chunks() {
 
 epochs_done() { [ -f "$parts" ] && awk -F'\t' '!/^#/ { e = $4 } END { print e + 0 }' "$parts" || echo 0; }
 
+# The checkpoint after epoch $1: this machine's, else the committed one if it is at that epoch;
+# nothing (and a note on standard error) if there is none.
+checkpoint_at() {
+    local epochs=$1
+    if [ -f "$CHECKPOINTS/epoch-$epochs.ckpt" ]; then
+        echo "$CHECKPOINTS/epoch-$epochs.ckpt"
+    elif [ -f "$committed" ] && [ "$(cat "$committed_epochs" 2>/dev/null)" = "$epochs" ]; then
+        echo "$committed"
+    else
+        echo "no checkpoint after epoch $epochs here or committed (latest.epochs:" \
+            "$(cat "$committed_epochs" 2>/dev/null || echo none)): a part was not handed over" >&2
+    fi
+}
+
 # The chain's net at its checkpoint (after epoch $2), written to $1: resumed at its last epoch
 # with nothing left to train, the trainer only quantises, the output bias calibrated on the
 # held-out chunk (which the manifest rebuilds on any machine), so the net follows from the
 # checkpoint alone.
 write_net() {
+    local checkpoint
+    checkpoint=$(checkpoint_at "$2")
+    [ -n "$checkpoint" ] || exit 1
     "$BIN" train "$DATA/$HELD_OUT" --out "$1" "${recipe[@]}" --stop-after "$2" \
         --resume "$checkpoint" >/dev/null 2>&1
 }
@@ -78,7 +106,7 @@ case ${1:-} in
         ;;
     net)
         [ $# -eq 2 ] || { usage >&2; exit 2; }
-        [ -f "$checkpoint" ] || { echo "no checkpoint yet" >&2; exit 1; }
+        [ "$(epochs_done)" -gt 0 ] || { echo "no part yet" >&2; exit 1; }
         write_net "$2" "$(epochs_done)"
         echo "$2: $(sha256sum "$2" | cut -c1-16)"
         ;;
@@ -95,7 +123,11 @@ case ${1:-} in
         work=$(mktemp -d)
         trap 'rm -rf "$work"' EXIT
         resume=()
-        [ -f "$checkpoint" ] && resume=(--resume "$checkpoint")
+        if [ "$done_epochs" -gt 0 ]; then
+            checkpoint=$(checkpoint_at "$done_epochs")
+            [ -n "$checkpoint" ] || exit 1
+            resume=(--resume "$checkpoint")
+        fi
         positions=$(($(cat "${chunks[@]}" | wc -c) / 32))
         sha=$(cat "${chunks[@]}" | sha256sum | cut -c1-16)
         echo "part $part: ${#chunks[@]} chunks, $positions positions ($sha), epochs" \
@@ -105,8 +137,8 @@ case ${1:-} in
             tee "$work/log" | grep --line-buffered -v '%'
         loss=$(grep -o "epoch $stop/$TOTAL_EPOCHS: .*validation loss [0-9.]*" "$work/log" |
             grep -o '[0-9.]*$')
-        mkdir -p "$state"
-        cp "$work/epoch-$stop.ckpt" "$checkpoint"
+        mkdir -p "$state" "$CHECKPOINTS"
+        cp "$work/epoch-$stop.ckpt" "$CHECKPOINTS/epoch-$stop.ckpt"
         firsts=$(for c in "${chunks[@]}"; do first_game "$c"; done | paste -sd,)
         mkdir -p "$HOME/nets"
         net=$HOME/nets/scratch-chain-part-$part.bin
@@ -120,11 +152,27 @@ case ${1:-} in
             "$net_sha" "$firsts" >>"$parts"
         echo "part $part: held out $loss, net $net_sha ($net)"
         if [ "$COMMIT" = 1 ]; then
-            git -C "$here" add "$parts" "$checkpoint"
-            git -C "$here" commit -q -m "scratch chain part $part: $positions positions of generation 10 ($sha), epochs to $stop of $TOTAL_EPOCHS, held out $loss" \
-                -- "$parts" "$checkpoint"
-            echo "committed"
+            git -C "$here" add "$parts"
+            git -C "$here" commit -q -m "scratch chain part $part: epochs to $stop, held out $loss" \
+                -m "$positions positions of generation 10 ($sha), epochs to $stop of $TOTAL_EPOCHS; the checkpoint stays in $CHECKPOINTS until scripts/scratch_chain.sh handover." \
+                -- "$parts"
+            echo "committed $parts (the checkpoint: scripts/scratch_chain.sh handover)"
         fi
+        ;;
+    handover)
+        epochs=$(epochs_done)
+        [ -f "$CHECKPOINTS/epoch-$epochs.ckpt" ] ||
+            { echo "no checkpoint after epoch $epochs in $CHECKPOINTS" >&2; exit 1; }
+        if [ "$(cat "$committed_epochs" 2>/dev/null)" = "$epochs" ]; then
+            echo "the checkpoint after epoch $epochs is committed already"
+            exit 0
+        fi
+        cp "$CHECKPOINTS/epoch-$epochs.ckpt" "$committed"
+        echo "$epochs" >"$committed_epochs"
+        git -C "$here" add "$committed" "$committed_epochs"
+        git -C "$here" commit -q -m "scratch chain: checkpoint after epoch $epochs, to resume elsewhere" \
+            -- "$committed" "$committed_epochs"
+        echo "committed $committed (epoch $epochs)"
         ;;
     *)
         usage >&2

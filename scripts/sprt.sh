@@ -36,12 +36,12 @@ TC=${TC:-8+0.08}
 HASH=${HASH:-32}
 CONCURRENCY=${CONCURRENCY:-2}
 GAMES=${GAMES:-4000}
-OPENINGS=${OPENINGS:-$here/../shared/data/openings/UHO_4060_v4_20k.epd}
+OPENINGS=${OPENINGS:-${BETACUT_SHARED:-$here/../shared}/data/openings/UHO_4060_v4_20k.epd}
 PROTOCOL=${PROTOCOL:-xboard}
 EXTRA=${EXTRA:-}
 OUT=${OUT:-$here/target/sprt}
 PY=${PY:-$HOME/.venv-chess-tools/bin/python}
-TOOLS=${TOOLS:-$here/../shared/tools}
+TOOLS=${TOOLS:-${BETACUT_SHARED:-$here/../shared}/tools}
 NODES=${NODES:-}
 if [ -n "$NODES" ]; then
     limit=(--nodes "$NODES")

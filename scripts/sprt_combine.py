@@ -23,6 +23,8 @@ import sys
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The shared tools outside the repository: BETACUT_SHARED, default ../shared.
+SHARED = os.environ.get("BETACUT_SHARED") or os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
 TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
@@ -50,7 +52,7 @@ def main() -> int:
     parser.add_argument("--prior", nargs=8, type=int, default=[0] * 8,
                         metavar=("W", "D", "L", "P0", "P1", "P2", "P3", "P4"))
     parser.add_argument("--first", default="new", help="the engine under test (default new)")
-    parser.add_argument("--tools", default=os.path.join(HERE, "..", "..", "shared", "tools"))
+    parser.add_argument("--tools", default=os.path.join(SHARED, "tools"))
     args = parser.parse_intermixed_args()
     sys.path.insert(0, args.tools)
     from match import penta_stats, sprt_llr_penta  # the match's own statistics

@@ -26,7 +26,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prior", nargs=3, type=int, required=True, metavar=("W", "D", "L"))
     parser.add_argument("--sprt", nargs=2, type=float, default=[0.0, 5.0], metavar=("ELO0", "ELO1"))
-    parser.add_argument("--tools", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "tools"))
+    parser.add_argument("--tools", default=os.path.join(os.environ.get("BETACUT_SHARED") or os.path.join(
+                            os.path.dirname(__file__), "..", "..", "shared"), "tools"))
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("match_args", nargs=argparse.REMAINDER)
     args = parser.parse_args()

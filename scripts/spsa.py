@@ -14,25 +14,29 @@ OpenBench and fishtest use it:
 
 with alpha 0.602, gamma 0.101, A = N/10 and r_end 0.002 by default.
 
-The state (iteration, current values, every iteration's result) is written to a JSON file
-after each iteration; run the same command again to resume. The random signs and the
+The state is two files that grow by appending: the current state (settings, iteration, current
+values: a small JSON file, --state) and the history beside it (STATE without `.json`, plus
+`.history.jsonl`: one JSON line per iteration, its result and the values after it), both
+written after each iteration; run the same command again to resume. A state file of the old
+form (the history inside it) is converted the first time it is read. The random signs and the
 openings' seed of iteration k depend only on --seed and k, so a run is reproducible.
 
 Example (about 4 games a minute per core at 2+0.02):
-    cargo build --release --features tune --target-dir target/tune
-    scripts/spsa.py --engine target/tune/release/betacut --state tuning/spsa-state.json \\
+    cargo build --release -p betacut --features tune --target-dir target/tune
+    scripts/spsa.py --engine target/tune/release/betacut --state lab/tuning/spsa-state.json \\
         --iterations 400 --pairs 8 --tc 2+0.02 --concurrency 2 --seed 55 --commit-every 10
 
-    scripts/spsa.py --state tuning/spsa-state.json --report   # values so far, as options
+    scripts/spsa.py --state lab/tuning/spsa-state.json --report   # values so far, as options
 
-Running data generation (`betacut datagen`) is paused while timed games are played. With
+Running data generation (`datagen`) is paused while timed games are played. With
 --nodes N every move is searched for N nodes instead of on a clock: the games then do not
 depend on the machine's load, so data generation goes on beside them, e.g. one core each:
     taskset -c 1 scripts/spsa.py --engine target/tune/release/betacut \\
-        --state tuning/spsa-state.json --iterations 1000 --pairs 4 --nodes 40000 \\
+        --state lab/tuning/spsa-state.json --iterations 1000 --pairs 4 --nodes 40000 \\
         --r-end 0.005 --concurrency 1 --seed 69 --commit-every 10   # the run of issue 69
-With --commit-every K the state file, kept in the repository (a few kilobytes), is committed
-after every K iterations: a run lost with its machine resumes from the last commit.
+With --commit-every K the state file (a few kilobytes) and the history (one line more an
+iteration), kept in the repository, are committed after every K iterations: a run lost with
+its machine resumes from the last commit.
     scripts/spsa.py --self-test                               # the update on a known optimum
 """
 
@@ -49,9 +53,10 @@ import tempfile
 from datagen_pause import datagen_paused
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
-DEFAULT_OPENINGS = os.path.normpath(
-    os.path.join(HERE, "..", "..", "shared", "data", "openings", "UHO_4060_v4_20k.epd"))
+# The shared tools and data outside the repository: BETACUT_SHARED, default ../shared.
+SHARED = os.environ.get("BETACUT_SHARED") or os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
+DEFAULT_MATCH = os.path.join(SHARED, "tools", "match.py")
+DEFAULT_OPENINGS = os.path.join(SHARED, "data", "openings", "UHO_4060_v4_20k.epd")
 DEFAULT_PYTHON = os.path.expanduser("~/.venv-chess-tools/bin/python")
 
 
@@ -163,16 +168,61 @@ def play(args, plus, minus, k):
     return pairing["w"], pairing["d"], pairing["l"], bugs
 
 
-def load_state(path):
-    with open(path) as f:
-        return json.load(f)
+def history_path(path):
+    """The history file beside the state file `path`: `X.json` -> `X.history.jsonl`."""
+    base = path[:-len(".json")] if path.endswith(".json") else path
+    return base + ".history.jsonl"
 
 
-def save_state(path, state):
+def write_small(path, state):
+    """Writes the current state, without its history, to `path` (atomically)."""
+    small = {key: value for key, value in state.items() if key != "history"}
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
-        json.dump(state, f, indent=1)
+        json.dump(small, f, indent=1)
+        f.write("\n")
     os.replace(tmp, path)
+
+
+def write_history(path, lines):
+    """Writes the history file of `path` whole (used once, to convert an old state file)."""
+    tmp = history_path(path) + ".tmp"
+    with open(tmp, "w") as f:
+        for line in lines:
+            f.write(json.dumps(line, separators=(",", ":")) + "\n")
+    os.replace(tmp, history_path(path))
+
+
+def load_state(path):
+    """The state of `path` with its history (`state["history"]`, one entry per iteration).
+    An old state file, with the history inside, is split into the two files first. Lines of
+    the history past the state's iteration (a run stopped between the two writes) are dropped."""
+    with open(path) as f:
+        state = json.load(f)
+    if "history" in state:
+        write_history(path, state["history"])
+        write_small(path, state)
+        print(f"{path}: history moved to {history_path(path)}", flush=True)
+        return state
+    history = []
+    if os.path.exists(history_path(path)):
+        with open(history_path(path)) as f:
+            history = [json.loads(line) for line in f if line.strip()]
+    if len(history) > state["k"]:
+        history = history[:state["k"]]
+        write_history(path, history)
+    if len(history) != state["k"]:
+        sys.exit(f"{history_path(path)}: {len(history)} iterations, the state says {state['k']}")
+    state["history"] = history
+    return state
+
+
+def save_state(path, state, new=None):
+    """Appends the iteration `new` (if any) to the history, then rewrites the small state."""
+    if new is not None:
+        with open(history_path(path), "a") as f:
+            f.write(json.dumps(new, separators=(",", ":")) + "\n")
+    write_small(path, state)
 
 
 def report(state):
@@ -271,6 +321,7 @@ def main():
                  "table": {n: list(v) for n, v in table.items()},
                  "theta": {n: float(v[0]) for n, v in table.items()}, "history": []}
         os.makedirs(os.path.dirname(os.path.abspath(args.state)), exist_ok=True)
+        write_history(args.state, [])
         save_state(args.state, state)
     table = {name: tuple(v) for name, v in state["table"].items()}
     schedule = Schedule(state["iterations"], r_end=state["r_end"])
@@ -302,10 +353,10 @@ def iterate(args, state, table, schedule):
             _, lo, hi, step = table[name]
             theta[name] = min(max(schedule.update(theta[name], step, k, signs[name], result),
                                   lo), hi)
-        state["history"].append({"k": k, "wdl": [w, d, l], "bugs": bugs,
-                                 "theta": dict(theta)})
+        new = {"k": k, "wdl": [w, d, l], "bugs": bugs, "theta": dict(theta)}
+        state["history"].append(new)
         state["k"] = k + 1
-        save_state(args.state, state)
+        save_state(args.state, state, new)
         shown = " ".join(f"{n}={v:.1f}" for n, v in theta.items())
         print(f"iteration {k + 1}/{state['iterations']}: +{w} ={d} -{l}"
               f"{f' BUGS {bugs}' if bugs else ''} | {shown}", flush=True)
@@ -315,16 +366,17 @@ def iterate(args, state, table, schedule):
 
 
 def commit_state(path, state):
-    """Commits the state file alone (other staged or changed files are left as they are), so
-    a run survives the machine: a new one resumes from the repository's copy."""
+    """Commits the state file and its history alone (other staged or changed files are left as
+    they are), so a run survives the machine: a new one resumes from the repository's copy."""
     games = sum(sum(it["wdl"]) for it in state["history"])
     message = (f"spsa: state after iteration {state['k']} of {state['iterations']} "
                f"({games} games, seed {state['seed']}, "
                f"{'nodes ' + str(state['nodes']) if state.get('nodes') else 'tc ' + state['tc']})")
     where = os.path.dirname(os.path.abspath(path))
-    subprocess.run(["git", "add", "--", os.path.abspath(path)], cwd=where, check=False)
-    done = subprocess.run(["git", "commit", "--quiet", "-m", message, "--",
-                           os.path.abspath(path)], cwd=where, check=False)
+    files = [os.path.abspath(path), os.path.abspath(history_path(path))]
+    subprocess.run(["git", "add", "--", *files], cwd=where, check=False)
+    done = subprocess.run(["git", "commit", "--quiet", "-m", message, "--", *files],
+                          cwd=where, check=False)
     if done.returncode != 0:
         print(f"note: could not commit {path} (git exit {done.returncode}); the run goes on",
               flush=True)

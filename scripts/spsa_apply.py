@@ -2,13 +2,13 @@
 """Writes an SPSA run's values into the search's defaults, or checks that they are there.
 
 The tuned build is rebuilt from the repository alone: the run's state file
-(tuning/spsa-state.json, committed as the run goes) holds theta, and this script rounds each
+(lab/tuning/spsa-state.json, committed as the run goes) holds theta, and this script rounds each
 value to the nearest integer and writes it as the default of the tunable of the same name in
 src/search/params.rs of the current directory (ranges and steps are left alone).
 
-    scripts/spsa_apply.py tuning/spsa-state.json            # rewrite params.rs
-    scripts/spsa_apply.py tuning/spsa-state.json --check    # exit 1 if params.rs differs
-    scripts/spsa_apply.py tuning/spsa-state.json --dry-run  # print old -> new, write nothing
+    scripts/spsa_apply.py lab/tuning/spsa-state.json            # rewrite params.rs
+    scripts/spsa_apply.py lab/tuning/spsa-state.json --check    # exit 1 if params.rs differs
+    scripts/spsa_apply.py lab/tuning/spsa-state.json --dry-run  # print old -> new, write nothing
 
 A value outside its tunable's range is an error (the tuner clamps, so it means a stale state
 file or a changed table).

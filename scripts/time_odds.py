@@ -28,6 +28,8 @@ from datagen_pause import datagen_paused
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+# The shared tools and data outside the repository: BETACUT_SHARED, default ../shared.
+SHARED = os.environ.get("BETACUT_SHARED") or os.path.join(ROOT, "..", "shared")
 
 
 def scaled_tc(tc: str, share: fractions.Fraction) -> str:
@@ -77,9 +79,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=71)
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--out", default=os.path.join(ROOT, "target", "time-odds"))
-    ap.add_argument("--tools", default=os.path.join(ROOT, "..", "shared", "tools"))
+    ap.add_argument("--tools", default=os.path.join(SHARED, "tools"))
     ap.add_argument("--openings",
-                    default=os.path.join(ROOT, "..", "shared", "data", "openings", "noob_2moves.epd"))
+                    default=os.path.join(SHARED, "data", "openings", "noob_2moves.epd"))
     ap.add_argument("--python", default=os.path.expanduser("~/.venv-chess-tools/bin/python"))
     args = ap.parse_args()
     name, _, path = args.opponent.partition("=")

@@ -16,12 +16,12 @@
 # DATA) [chunk-000000000.bin], RANGES (first games, "FROM-TO" half-open, chunk size CHUNK)
 # ["1000-55000 200000-255000": the chunks of ft10-9m-a and ft10-9m-b], CHUNK [1000],
 # INIT [src/eval/nnue/nets/gen10.bin, the shipped net; gen8.bin was the init of gen10.bin],
-# BIN [target/release/betacut], OUT [~/nets], EPOCHS [8],
+# BIN [target/release/betacut-lab], OUT [~/nets], EPOCHS [8],
 # LR [0.0001], LR_END [0.000001], WDL [0.1], THREADS [1], SEED [1], EXPECT [] (ft10-9m-b:
 # bf4cb1253ae32bec), NICE [1]: at idle priority, so timed matches and builds take the cores first,
 # MIRROR [1]: half the samples flipped left to right (`--mirror`; 0: none, which held out better
 # on 1-2 M positions, docs/experiments.md).
-# The defaults with INIT=src/eval/nnue/nets/gen8.bin are ft10-9m-b; EPOCHS=6 LR=0.00003 is
+# The defaults with INIT=lab/nets/gen8.bin are ft10-9m-b; EPOCHS=6 LR=0.00003 is
 # ft10-9m-a (b9938cd03196f4a5).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,12 +31,12 @@ if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
 fi
 name=$1
 shift
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
 RANGES=${RANGES:-1000-55000 200000-255000}
 CHUNK=${CHUNK:-1000}
 INIT=${INIT:-$here/src/eval/nnue/nets/gen10.bin}
-BIN=${BIN:-$here/target/release/betacut}
+BIN=${BIN:-$here/target/release/betacut-lab}
 OUT=${OUT:-$HOME/nets}
 EPOCHS=${EPOCHS:-8}
 LR=${LR:-0.0001}

@@ -11,7 +11,7 @@
 # chunks' concatenation (name order, as scripts/data_manifest.py computes it), the held-out
 # loss of every epoch and the best epoch, whose net OUT/NAME/epoch-K.bin is the candidate.
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], HELD_OUT (a file name in
-# DATA) [chunk-000000000.bin], BIN [target/release/betacut], OUT [~/nets], EPOCHS [20],
+# DATA) [chunk-000000000.bin], BIN [target/release/betacut-lab], OUT [~/nets], EPOCHS [20],
 # HIDDEN [256], LR [0.001], LR_END [0.00001], WDL [0.1], THREADS [1], SEED [1],
 # NICE [1]: at idle priority, so timed matches and builds take the cores first.
 set -euo pipefail
@@ -22,9 +22,9 @@ if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
 fi
 name=$1
 shift
-DATA=${DATA:-$HOME/betacut-data/gen10}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
-BIN=${BIN:-$here/target/release/betacut}
+BIN=${BIN:-$here/target/release/betacut-lab}
 OUT=${OUT:-$HOME/nets}
 EPOCHS=${EPOCHS:-20}
 HIDDEN=${HIDDEN:-256}

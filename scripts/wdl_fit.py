@@ -36,15 +36,15 @@ the position alone while the move number is whatever the GUI's FEN says); calibr
 W/D/L rates per score bin, and per phase bin); and the kept coefficients as Rust constants for
 src/search/wdl.rs.
 
-Record format: see the top of src/tools/records.rs (32 bytes a position; score i16 LE at
+Record format: see the top of lab/src/records.rs (32 bytes a position; score i16 LE at
 byte 24 from White's view; result byte 26 from White's view, 0 Black won, 1 draw, 2 White won;
 side to move byte 27; full-move number u16 LE at byte 28; tag 0xB1 at byte 31).
 
 How to run (numpy is the only dependency):
 
-    python3 -m venv /root/.venv-wdl && /root/.venv-wdl/bin/pip install numpy
-    nice -n 5 /root/.venv-wdl/bin/python scripts/wdl_fit.py \\
-        /root/betacut-data/gen6/chunk-000000000.bin /root/betacut-data/gen6/chunk-000005000.bin
+    python3 -m venv ~/.venv-wdl && ~/.venv-wdl/bin/pip install numpy
+    nice -n 5 ~/.venv-wdl/bin/python scripts/wdl_fit.py \\
+        $BETACUT_DATA/gen6/chunk-000000000.bin $BETACUT_DATA/gen6/chunk-000005000.bin
 
 Options: --seed N (default 20261127), --test-fraction F (default 0.2), --degree D (default 3).
 Give complete chunk files only (never a `*.part` file that datagen is still writing).

@@ -27,7 +27,7 @@ root=$PWD
 GAMES=${GAMES:-2}
 TC=${TC:-10+0.1}
 OUT=${OUT:-target/windows-check}
-TOOLS=${TOOLS:-../shared/tools}
+TOOLS=${TOOLS:-${BETACUT_SHARED:-$PWD/../shared}/tools}
 PY=${PY:-$HOME/.venv-chess-tools/bin/python}
 OPPONENT=${OPPONENT:-/usr/games/fairymax:xboard}
 mkdir -p "$OUT"
@@ -56,7 +56,7 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
 fi
 
 echo "== builds: Linux release, Windows release exe ($exe)"
-cargo build --release
+cargo build --release -p betacut
 make --no-print-directory windows EXE="$exe"
 linux=$root/target/release/betacut
 

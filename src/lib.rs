@@ -7,7 +7,6 @@
 
 #![warn(missing_docs)]
 
-mod ablation;
 pub mod board;
 pub mod book;
 pub mod engine;

@@ -1,13 +1,23 @@
 //! What the engine tells its front-end while it works: search progress and messages. The
 //! front-end turns them into its protocol's text; the engine knows no protocol.
 
-use super::running::SearchKind;
 use crate::board::{Move, Position};
 use crate::search::score::{display_centipawns, mate_in_moves};
 use crate::search::wdl::{wdl_of_position, Wdl};
 use crate::search::{RootMoveReport, SearchReport};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// What a running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    /// Choosing the engine's move; its result is played.
+    Think,
+    /// Pondering on the opponent's time; becomes `Think` at the ponder hit.
+    Ponder,
+    /// Analysis: runs until told to stop; its result is never played.
+    Analyze,
+}
 
 /// A score as interfaces show it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,7 +14,8 @@
 //! 1940 on CCRL's 40/40 list as micro-Max 4.8, which it is in normal chess) at 10+0.1: see
 //! docs/experiments.md.
 
-use super::running::{SearchKind, SearchRequest};
+use super::events::SearchKind;
+use super::running::SearchRequest;
 use crate::board::Move;
 use crate::search::score::is_mate;
 use crate::search::{SearchLimits, SearchResult};

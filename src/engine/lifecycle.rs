@@ -2,8 +2,9 @@
 //! ponder hit, and collect its result, which always names a legal move when the position has
 //! one.
 
+use super::events::SearchKind;
 use super::levels::{self, Level};
-use super::running::{RunningSearch, SearchKind, SearchRequest};
+use super::running::{RunningSearch, SearchRequest};
 use super::Engine;
 use crate::board::{Move, Position};
 use crate::eval::nnue::Network;

@@ -24,11 +24,13 @@ pub mod options;
 pub mod running;
 pub mod settings;
 
-pub use events::{CurrentMoveInfo, DoneNotifier, EngineEvent, Listener, ScoreView, SearchInfo};
+pub use events::{
+    CurrentMoveInfo, DoneNotifier, EngineEvent, Listener, ScoreView, SearchInfo, SearchKind,
+};
 pub use game::{Game, GameEnd};
 pub use lifecycle::{time_budget, FinishedSearch};
 pub use options::{OptionError, OptionKind, OptionScope, OptionSpec, OptionValue, OPTIONS};
-pub use running::{RunningSearch, SearchKind, SearchRequest};
+pub use running::{RunningSearch, SearchRequest};
 pub use settings::{OptionEffect, Settings};
 // The vocabulary of search requests and results, as the front-ends use it.
 pub use crate::search::bench::{BenchSummary, DEFAULT_BENCH_DEPTH as BENCH_DEPTH};
@@ -54,7 +56,7 @@ pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 2;
 /// for measurement (`ablation`) says so.
 pub fn engine_name() -> String {
     let version = env!("CARGO_PKG_VERSION");
-    match crate::ablation::description() {
+    match crate::search::ablation::description() {
         Some(ablated) => format!("Betacut {version} (ablated: {ablated})"),
         None => format!("Betacut {version}"),
     }

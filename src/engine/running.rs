@@ -4,7 +4,7 @@
 //! protocol loop wakes up without polling. A panic in a search is a bug: release builds abort
 //! on it (`panic = "abort"`), test builds pass it on to the thread that collects the search.
 
-use super::events::{CurrentMoveInfo, DoneNotifier, EngineEvent, Listener, SearchInfo};
+use super::events::{CurrentMoveInfo, DoneNotifier, EngineEvent, Listener, SearchInfo, SearchKind};
 use crate::board::{Move, Position};
 use crate::search::time::time_used;
 use crate::search::{Bound, SearchControl, SearchLimits, SearchResult, SearchUpdate, Searcher};
@@ -14,17 +14,6 @@ use std::time::{Duration, Instant};
 
 /// Stack size of the search thread (deep recursion must never overflow it).
 const SEARCH_STACK_BYTES: usize = 64 << 20;
-
-/// What a running search is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchKind {
-    /// Choosing the engine's move; its result is played.
-    Think,
-    /// Pondering on the opponent's time; becomes `Think` at the ponder hit.
-    Ponder,
-    /// Analysis: runs until told to stop; its result is never played.
-    Analyze,
-}
 
 /// A search to start.
 #[derive(Clone, Debug)]

@@ -2,6 +2,7 @@
 //! table, driven through a small interface (limits in, progress reports and a result out, a
 //! shared control block to stop it).
 
+pub(crate) mod ablation;
 pub mod bench;
 pub mod control;
 pub mod correction;

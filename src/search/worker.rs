@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening with aspiration windows over a fail-soft principal
 //! variation search, with quiescence search at the leaves.
 
+use super::ablation;
 use super::control::SearchControl;
 use super::correction::CorrectionHistory;
 use super::history::{history_bonus, ContinuationRows, History, CONTINUATION_PLIES};
@@ -12,7 +13,6 @@ use super::see::{captured_kind, gain_of, see_ge};
 use super::tablebases::SearchTablebases;
 use super::time::{soft_scale, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
-use crate::ablation;
 use crate::board::{Bitboard, CheckInfo, Move, Piece, Position};
 use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

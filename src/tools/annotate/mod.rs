@@ -20,7 +20,7 @@ pub mod summary;
 
 pub use error::GameError;
 
-use super::cli::{clock, default_threads, flag, net_option};
+use super::args::{clock, default_threads, flag, net_option};
 use crate::book::Book;
 use crate::search::{SearchLimits, Searcher};
 use crate::tb::Tablebases;

@@ -1,5 +1,5 @@
-//! `betacut datagen`: self-play games at a fixed node budget (or depth) that produce training
-//! data for the network (binary records, [`super::records`]) or the Texel tuner (text).
+//! `betacut-lab datagen`: self-play games at a fixed node budget (or depth) that produce training
+//! data for the network (binary records, [`crate::records`]) or the Texel tuner (text).
 //!
 //! Every game starts from the start position (or a line of an openings file) followed by a few
 //! random plies drawn from a generator seeded by the run's seed and the game's number, then
@@ -20,11 +20,11 @@
 //! text data keeps them, as it always has. Text lines are `FEN | result`; records hold the
 //! search score and the result, both from White's view.
 
-use super::records::{DataRecord, GameResult, PackedRecord};
-use crate::board::{Color, Position};
-use crate::eval::nnue::Network;
-use crate::search::picker::is_noisy;
-use crate::search::{SearchControl, SearchLimits, Searcher};
+use crate::records::{DataRecord, GameResult, PackedRecord};
+use betacut::board::{Color, Position};
+use betacut::eval::nnue::Network;
+use betacut::search::picker::is_noisy;
+use betacut::search::{SearchControl, SearchLimits, Searcher};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -101,7 +101,7 @@ impl Default for DatagenConfig {
 /// What a run writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DataFormat {
-    /// 32-byte records with score and result ([`super::records`]).
+    /// 32-byte records with score and result ([`crate::records`]).
     Binary,
     /// `FEN | result` lines for the Texel tuner.
     Text,
@@ -325,8 +325,8 @@ pub fn run_datagen(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::is_mate;
-    use crate::tools::records::parse_records;
+    use crate::records::parse_records;
+    use betacut::search::score::is_mate;
     use std::path::Path;
 
     fn config(games: usize, threads: usize) -> DatagenConfig {

@@ -1,4 +1,4 @@
-//! `betacut train`: trains the perspective network ([`crate::eval::nnue`]) on binary datagen
+//! `betacut-lab train`: trains the perspective network ([`betacut::eval::nnue`]) on binary datagen
 //! records, on the CPU.
 //!
 //! Loss: the mean of `(sigmoid(output_cp / scale) - target)^2`, where the output times 400
@@ -17,9 +17,9 @@ pub mod checkpoint;
 pub mod net;
 pub mod sample;
 
-use crate::eval::nnue::{NetError, Network};
-use crate::tools::records::{PackedRecord, RecordError};
+use crate::records::{PackedRecord, RecordError};
 use adam::Adam;
+use betacut::eval::nnue::{NetError, Network};
 use checkpoint::Checkpoint;
 use net::{FloatNetwork, Gradients, Layout, Scratch};
 use rand::rngs::StdRng;
@@ -90,7 +90,7 @@ impl Schedule {
 pub struct TrainConfig {
     /// Hidden units per perspective (a multiple of 32).
     pub hidden: usize,
-    /// Output buckets (1..=16; the pieces on the board pick one, [`crate::eval::nnue::output_bucket`]).
+    /// Output buckets (1..=16; the pieces on the board pick one, [`betacut::eval::nnue::output_bucket`]).
     pub output_buckets: usize,
     /// Epoch to stop after (counted from the start of the run, resumed or not); the learning
     /// rate schedule spans these epochs.
@@ -354,7 +354,7 @@ pub fn train(
             config.scale
         )));
     }
-    if !(1..=crate::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&config.output_buckets) {
+    if !(1..=betacut::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&config.output_buckets) {
         return Err(TrainError::Config(format!(
             "{} output buckets: between 1 and 16",
             config.output_buckets

@@ -6,8 +6,8 @@
 //! per input), feature biases `[H]`, output weights `[B][2H]` (in each bucket the side to move's
 //! half first), output biases `[B]`.
 
-use super::sample::Sample;
-use crate::eval::nnue::{output_bucket, NetError, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
+use super::sample::{sigmoid, Sample};
+use betacut::eval::nnue::{output_bucket, NetError, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -61,7 +61,7 @@ impl Layout {
         let rest = len.checked_sub((INPUTS + 1) * hidden)?;
         let per_bucket = 2 * hidden + 1;
         let buckets = rest / per_bucket;
-        (rest % per_bucket == 0 && (1..=crate::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&buckets))
+        (rest % per_bucket == 0 && (1..=betacut::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&buckets))
             .then_some(Layout { hidden, buckets })
     }
 
@@ -76,12 +76,6 @@ impl Layout {
 pub fn screlu(x: f32) -> f32 {
     let c = x.clamp(0.0, 1.0);
     c * c
-}
-
-/// The logistic function.
-#[inline(always)]
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// A network in floating point.

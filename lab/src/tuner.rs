@@ -1,7 +1,7 @@
-//! `betacut tune`: Texel tuning of the evaluation weights.
+//! `betacut-lab tune`: Texel tuning of the evaluation weights.
 //!
 //! Each labelled position (`FEN | result`, result from White's view, as written by
-//! `betacut datagen`) is turned into a sparse feature vector through the evaluation trace: the
+//! `betacut-lab datagen`) is turned into a sparse feature vector through the evaluation trace: the
 //! evaluation is linear in the weight table, `eval = mg * phase/24 + eg * (24-phase)/24 *
 //! scale/64` with `mg`, `eg` the dot products of the features with the middlegame and endgame
 //! weights. The tuner fits the scaling constant K of the win-probability model
@@ -10,17 +10,17 @@
 //! and writes `src/eval/weights.rs` in the same format.
 //! Everything is deterministic: the same data and settings give the same weights.
 
-use crate::board::Position;
-use crate::eval::evaluate::{MAX_PHASE, NORMAL_SCALE};
-use crate::eval::evaluate_traced;
-use crate::eval::params::{NUM_PARAMS, SECTIONS};
-use crate::eval::trace::FeatureTrace;
-use crate::eval::weights::WEIGHTS;
+use betacut::board::Position;
+use betacut::eval::evaluate::{MAX_PHASE, NORMAL_SCALE};
+use betacut::eval::evaluate_traced;
+use betacut::eval::params::{NUM_PARAMS, SECTIONS};
+use betacut::eval::trace::FeatureTrace;
+use betacut::eval::weights::WEIGHTS;
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// Problems loading tuning data.
-pub use super::input::InputError as TuneError;
+pub use betacut::tools::input::InputError as TuneError;
 
 /// Tuning data in compact form: one sparse feature vector per position.
 #[derive(Debug, Default)]
@@ -87,7 +87,7 @@ impl Dataset {
 }
 
 /// Parses `FEN | result` lines (also accepts `FEN [result]`, and `FEN | score | result` as
-/// `betacut datagen-text` prints: the result is the last field).
+/// `betacut-lab datagen-text` prints: the result is the last field).
 pub fn parse_data(text: &str) -> Result<Dataset, TuneError> {
     let mut data = Dataset::default();
     for (i, raw) in text.lines().enumerate() {
@@ -128,7 +128,7 @@ pub fn parse_data(text: &str) -> Result<Dataset, TuneError> {
 
 /// Reads a data file.
 pub fn load_data(path: &Path) -> Result<Dataset, TuneError> {
-    parse_data(&super::input::read_text(path)?)
+    parse_data(&betacut::tools::input::read_text(path)?)
 }
 
 /// The current weights as floating-point (mg, eg) pairs.
@@ -335,8 +335,8 @@ pub fn weights_source(weights: &[(f64, f64)], header: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Color;
-    use crate::eval::{evaluate, PawnCache};
+    use betacut::board::Color;
+    use betacut::eval::{evaluate, PawnCache};
 
     const SAMPLE: &str = "\
 r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 | 0.5

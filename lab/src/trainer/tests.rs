@@ -4,10 +4,10 @@
 
 use super::net::{FloatNetwork, Gradients, Scratch};
 use super::*;
-use crate::board::Position;
-use crate::eval::{evaluate, PawnCache};
-use crate::search::bench::BENCH_FENS;
-use crate::tools::records::{DataRecord, GameResult};
+use crate::records::{DataRecord, GameResult};
+use betacut::board::Position;
+use betacut::eval::{evaluate, PawnCache};
+use betacut::search::bench::BENCH_FENS;
 use rand::Rng;
 
 /// About `n` positions of seeded random games, scored by the hand-crafted evaluation.
@@ -167,7 +167,7 @@ fn the_quantised_net_reproduces_the_float_net() {
     let float = &state.net;
     let quantised = quantise(float, &data).unwrap_or_else(|e| panic!("{e}"));
     // Survives the file format too.
-    let quantised = crate::eval::nnue::Network::from_bytes(&quantised.to_bytes())
+    let quantised = betacut::eval::nnue::Network::from_bytes(&quantised.to_bytes())
         .unwrap_or_else(|e| panic!("{e}"));
     let mut scratch = Scratch::new(64);
     let mut worst = 0.0f64;
@@ -442,7 +442,7 @@ fn a_net_grown_into_output_buckets_starts_at_its_loss_and_the_buckets_then_diffe
     let grown = net
         .with_buckets(4)
         .unwrap_or_else(|| panic!("1 -> 4 buckets"));
-    let start_loss = |net: &crate::eval::nnue::Network, buckets: usize| -> f64 {
+    let start_loss = |net: &betacut::eval::nnue::Network, buckets: usize| -> f64 {
         let config = TrainConfig {
             output_buckets: buckets,
             epochs: 0,

@@ -100,7 +100,7 @@ const fn all_known(list: &str) -> bool {
 
 const _: () = assert!(
     all_known(ABLATE),
-    "BETACUT_ABLATE names an unknown feature (see src/ablation.rs)"
+    "BETACUT_ABLATE names an unknown feature (see src/search/ablation.rs)"
 );
 
 /// True unless `name` was switched off at build time.

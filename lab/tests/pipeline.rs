@@ -1,16 +1,15 @@
 //! The network pipeline end to end, small: self-play data from `datagen`, a net trained on it,
 //! written as a net file, read back the way an embedded net is, and searched with; plus the
-//! command line (`datagen`, `datagen-text`, `train`, `bench --net`) and its refusal of
-//! malformed net files.
+//! lab's command line (`datagen`, `datagen-text`, `train`). The engine's refusal of malformed
+//! net files is tested in the engine (tests/net_files.rs).
 
 use betacut::board::Position;
 use betacut::eval::nnue::embedded::parse_embedded;
 use betacut::eval::nnue::Network;
 use betacut::search::{SearchControl, SearchLimits, Searcher};
-use betacut::tools::datagen::{run_datagen, DataFormat, DatagenConfig};
-use betacut::tools::records::parse_records;
-use betacut::tools::trainer::{quantise, train, TrainConfig};
-use proptest::prelude::*;
+use betacut_lab::datagen::{run_datagen, DataFormat, DatagenConfig};
+use betacut_lab::records::parse_records;
+use betacut_lab::trainer::{quantise, train, TrainConfig};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -23,11 +22,11 @@ fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn betacut(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_betacut"))
+fn lab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_betacut-lab"))
         .args(args)
         .output()
-        .unwrap_or_else(|e| panic!("cannot run betacut: {e}"))
+        .unwrap_or_else(|e| panic!("cannot run betacut-lab: {e}"))
 }
 
 #[test]
@@ -84,7 +83,7 @@ fn selfplay_data_trains_a_net_that_the_engine_loads_and_searches_with() {
 }
 
 #[test]
-fn the_command_line_runs_the_pipeline_and_refuses_bad_nets() {
+fn the_command_line_runs_the_pipeline_and_refuses_bad_input() {
     let dir = scratch_dir("nnue_cli");
     let data = dir.join("data.bin");
     let net = dir.join("net.bin");
@@ -97,7 +96,7 @@ fn the_command_line_runs_the_pipeline_and_refuses_bad_nets() {
     };
     let path = |p: &Path| p.display().to_string();
 
-    let out = betacut(&[
+    let out = lab(&[
         "datagen",
         &path(&data),
         "--games",
@@ -113,7 +112,7 @@ fn the_command_line_runs_the_pipeline_and_refuses_bad_nets() {
     let len = std::fs::metadata(&data).map(|m| m.len()).unwrap_or(0);
     assert!(len > 0 && len.is_multiple_of(32), "{len} bytes");
 
-    let out = betacut(&["datagen-text", &path(&data), "--limit", "3"]);
+    let out = lab(&["datagen-text", &path(&data), "--limit", "3"]);
     assert!(out.status.success(), "{}", text(&out));
     let lines = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(lines.lines().count(), 3);
@@ -126,7 +125,7 @@ fn the_command_line_runs_the_pipeline_and_refuses_bad_nets() {
     }
 
     let checkpoints = dir.join("checkpoints");
-    let out = betacut(&[
+    let out = lab(&[
         "train",
         &path(&data),
         "--out",
@@ -149,7 +148,7 @@ fn the_command_line_runs_the_pipeline_and_refuses_bad_nets() {
     assert!(Network::load(&checkpoints.join("epoch-1.bin")).is_ok());
     // Resuming after the last epoch trains no more and writes the same net.
     let resumed = dir.join("resumed.bin");
-    let out = betacut(&[
+    let out = lab(&[
         "train",
         &path(&data),
         "--out",
@@ -164,34 +163,14 @@ fn the_command_line_runs_the_pipeline_and_refuses_bad_nets() {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(std::fs::read(&resumed).ok(), std::fs::read(&net).ok());
 
-    let out = betacut(&["bench", "4", "--net", &path(&net)]);
-    assert!(out.status.success(), "{}", text(&out));
-    let last = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .last()
-        .unwrap_or_default()
-        .to_string();
-    assert!(last.ends_with(" nps") && last.contains(" nodes "), "{last}");
+    // The engine's bench searches with the trained net.
+    let trained = Network::load(&net).unwrap_or_else(|e| panic!("{e}"));
+    let summary = betacut::search::bench::run_bench(4, Some(&Arc::new(trained)), |_| {});
+    assert!(summary.nodes > 0);
 
-    // Malformed nets: a clear error and exit code 2, never a panic.
-    let bytes = std::fs::read(&net).unwrap_or_default();
-    for (name, bad) in [
-        ("truncated.bin", bytes[..bytes.len() / 2].to_vec()),
-        ("magic.bin", [b"XXXX".as_slice(), &bytes[4..]].concat()),
-        ("empty.bin", Vec::new()),
-    ] {
-        let bad_path = dir.join(name);
-        std::fs::write(&bad_path, bad).unwrap_or_else(|e| panic!("{e}"));
-        let out = betacut(&["bench", "4", "--net", &path(&bad_path)]);
-        assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out));
-        assert!(!text(&out).contains("panicked"), "{name}: {}", text(&out));
-        assert!(text(&out).contains("net file"), "{name}: {}", text(&out));
-    }
-    let out = betacut(&["bench", "4", "--net", &path(&dir.join("missing.bin"))]);
-    assert_eq!(out.status.code(), Some(2));
     // A hard cap below the soft budget is refused before any game is played.
     let capped = dir.join("capped.bin");
-    let out = betacut(&[
+    let out = lab(&[
         "datagen",
         &path(&capped),
         "--soft-nodes",
@@ -205,53 +184,11 @@ fn the_command_line_runs_the_pipeline_and_refuses_bad_nets() {
     // Text data is not binary data.
     let text_data = dir.join("data.txt");
     std::fs::write(&text_data, "8/8/8/4k3/8/8/8/4K3 w - - 0 1 | 0.5\n").unwrap_or_default();
-    let out = betacut(&[
+    let out = lab(&[
         "train",
         &path(&text_data),
         "--out",
         &path(&dir.join("x.bin")),
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(debug_assertions) { 32 } else { 512 },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
-
-    /// Random damage to a net file (with or without a recomputed payload hash, so the checks
-    /// behind the hash run too) gives a network or an error, never a panic.
-    #[test]
-    fn damaged_net_files_never_panic(
-        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
-        cut in any::<prop::sample::Index>(),
-        truncate in any::<bool>(),
-        rehash in any::<bool>(),
-    ) {
-        use betacut::eval::nnue::network::{fnv1a64, HEADER_LEN};
-        use betacut::eval::nnue::{INPUTS, MAX_OUTPUT_WEIGHT};
-        let hidden = 32;
-        let fw: Vec<i16> = (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect();
-        let ow: Vec<i16> = (0..2 * hidden).map(|i| (i as i16 % 50) - MAX_OUTPUT_WEIGHT / 3).collect();
-        let net = Network::from_parts(hidden, fw, vec![7; hidden], ow, vec![99])
-            .unwrap_or_else(|e| panic!("{e}"));
-        let mut bytes = net.to_bytes();
-        for (at, value) in edits {
-            let i = at.index(bytes.len());
-            bytes[i] = value;
-        }
-        if truncate {
-            bytes.truncate(cut.index(bytes.len()));
-        }
-        if rehash && bytes.len() > HEADER_LEN {
-            let hash = fnv1a64(&bytes[HEADER_LEN..]);
-            bytes[24..32].copy_from_slice(&hash.to_le_bytes());
-        }
-        if let Ok(parsed) = Network::from_bytes(&bytes) {
-            // Whatever parses evaluates without trouble.
-            let _ = parsed.evaluate(&Position::startpos());
-        }
-    }
 }

@@ -1,12 +1,12 @@
-//! `betacut train <data files...> --out FILE [options]`: the command line of the network
+//! `betacut-lab train <data files...> --out FILE [options]`: the command line of the network
 //! trainer ([`super::trainer`]).
 
-use super::cli::{clock, default_threads, flag};
-use super::records::{read_records, PackedRecord};
-use super::trainer::checkpoint::Checkpoint;
-use super::trainer::net::FloatNetwork;
-use super::trainer::{quantise, train, Progress, Schedule, TrainConfig, Validation};
-use crate::eval::nnue::Network;
+use crate::records::{read_records, PackedRecord};
+use crate::trainer::checkpoint::Checkpoint;
+use crate::trainer::net::FloatNetwork;
+use crate::trainer::{quantise, train, Progress, Schedule, TrainConfig, Validation};
+use betacut::eval::nnue::Network;
+use betacut::tools::args::{clock, default_threads, flag};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -62,10 +62,10 @@ fn data_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
 /// Whether a hidden layer of `hidden` units per perspective is one the engine can load: a
 /// multiple of 32 from 32 to 4096.
 fn valid_hidden(hidden: usize) -> bool {
-    hidden != 0 && hidden <= crate::eval::nnue::MAX_HIDDEN && hidden.is_multiple_of(32)
+    hidden != 0 && hidden <= betacut::eval::nnue::MAX_HIDDEN && hidden.is_multiple_of(32)
 }
 
-/// Runs `betacut train`.
+/// Runs `betacut-lab train`.
 pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     let files = data_files(args)?;
     if files.is_empty() {
@@ -75,7 +75,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     let defaults = TrainConfig::default();
     let buckets: Option<usize> = flag(args, "--output-buckets")?;
     if let Some(b) = buckets {
-        if !(1..=crate::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&b) {
+        if !(1..=betacut::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&b) {
             return Err(format!("--output-buckets {b}: must be between 1 and 16"));
         }
     }
@@ -305,7 +305,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn save_net(net: &crate::eval::nnue::Network, path: &Path) -> Result<(), String> {
+fn save_net(net: &betacut::eval::nnue::Network, path: &Path) -> Result<(), String> {
     net.save(path)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -9,8 +9,8 @@
 use super::adam::Adam;
 use super::net::{FloatNetwork, Layout};
 use super::TrainError;
-use crate::eval::nnue::network::fnv1a64;
-use crate::eval::nnue::{HIDDEN_MULTIPLE, MAX_HIDDEN};
+use betacut::eval::nnue::network::fnv1a64;
+use betacut::eval::nnue::{HIDDEN_MULTIPLE, MAX_HIDDEN};
 use std::path::Path;
 
 const MAGIC: [u8; 4] = *b"BCCK";
@@ -30,7 +30,7 @@ pub struct Checkpoint {
 
 impl Checkpoint {
     /// A fresh run (no epochs done, a new optimiser) that starts from a quantised net.
-    pub fn from_net(net: &crate::eval::nnue::Network) -> Checkpoint {
+    pub fn from_net(net: &betacut::eval::nnue::Network) -> Checkpoint {
         Checkpoint::from_float(FloatNetwork::from_network(net))
     }
 

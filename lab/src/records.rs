@@ -1,4 +1,4 @@
-//! The binary training data that `betacut datagen` writes and `betacut train` reads: one
+//! The binary training data that `betacut-lab datagen` writes and `betacut-lab train` reads: one
 //! 32-byte record per position, no file header, so that files of consecutive game ranges
 //! concatenate (`cat`) into exactly the file of one longer run.
 //!
@@ -18,7 +18,7 @@
 //! Castling rights and the en-passant square are not kept (the network does not see them); a
 //! record's FEN has `-` for both.
 
-use crate::board::{Color, Piece, Position, Square};
+use betacut::board::{Color, Piece, Position, Square};
 use std::io::{Read, Write};
 use std::path::Path;
 use thiserror::Error;
@@ -245,7 +245,7 @@ impl DataRecord {
             };
             board[sq] = Some(Piece::new(
                 color,
-                crate::board::PieceKind::from_index(code % 6),
+                betacut::board::PieceKind::from_index(code % 6),
             ));
         }
         let mut fen = String::with_capacity(90);

@@ -5,10 +5,15 @@
 //! view: `target = wdl * result + (1 - wdl) * sigmoid(score / scale)`, and the network's output
 //! (in centipawns) is read through the same sigmoid ([`Target`]).
 
-use super::net::sigmoid;
-use crate::eval::nnue::features::raw_feature_index;
-use crate::eval::nnue::{MAX_ACTIVE, SCALE};
-use crate::tools::records::{PackedRecord, RECORD_LEN};
+use crate::records::{PackedRecord, RECORD_LEN};
+use betacut::eval::nnue::features::raw_feature_index;
+use betacut::eval::nnue::{MAX_ACTIVE, SCALE};
+
+/// The logistic function: reads a score (or the network's output) as an expected result.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
 
 /// How a position's training target is made, and how the output is compared with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,7 +56,7 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// Decodes a record that [`crate::tools::records::parse_records`] has checked, its target
+    /// Decodes a record that [`crate::records::parse_records`] has checked, its target
     /// made as `target` says.
     #[inline]
     pub fn decode(record: &PackedRecord, target: Target) -> Sample {
@@ -122,9 +127,9 @@ const _: () = assert!(RECORD_LEN == 32);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Color, Position};
-    use crate::eval::nnue::features::active_features;
-    use crate::tools::records::{DataRecord, GameResult};
+    use crate::records::{DataRecord, GameResult};
+    use betacut::board::{Color, Position};
+    use betacut::eval::nnue::features::active_features;
 
     #[test]
     fn a_mirrored_record_decodes_as_the_position_with_its_files_flipped() {

@@ -1,0 +1,336 @@
+//! `betacut-lab`'s command line: `datagen`, `datagen-text`, `tune` and `train` (the last in
+//! [`crate::train_cli`]). Each command has one entry in [`COMMANDS`], which the help prints.
+
+use crate::datagen::{self, DataFormat};
+use crate::{records, train_cli, tuner};
+use betacut::tools::args::{clock, default_threads, flag, net_option};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Each command's name and usage lines.
+pub const COMMANDS: [(&str, &str); 4] = [
+    (
+        "datagen",
+        "  betacut-lab datagen <out> [--text] [--games N] [--first-game K] [--nodes N]
+                  [--soft-nodes N] [--depth N] [--seed S] [--threads N] [--hash MB]
+                  [--random-plies N[-M]] [--opening-limit CP] [--exact-only] [--undamped]
+                  [--openings FILE] [--net FILE|--hce]
+                                           self-play data, games K..K+N in game order: 32-byte
+                                           records with score and result (for `train`), or with
+                                           --text (implied by an output name ending in .txt)
+                                           `FEN | result` lines for `tune`; --soft-nodes: each
+                                           move ends on the first iteration past N nodes, under
+                                           a hard cap of --nodes (default 5N); N-M random
+                                           plies (drawn per game); --opening-limit: drop a
+                                           game whose first search is beyond CP;
+                                           --exact-only: no fail-high bounds as labels;
+                                           --undamped: no fifty-move damping of the labels;
+                                           the engine's built-in net unless --net FILE names
+                                           one or --hce asks for the hand-crafted evaluation",
+    ),
+    (
+        "datagen-text",
+        "  betacut-lab datagen-text <in.bin> [--limit N]
+                                           print binary data as `FEN | score | result` lines",
+    ),
+    (
+        "tune",
+        "  betacut-lab tune <data.txt> [--epochs N] [--lr X] [--l2 X] [--threads N] [--out FILE]
+                                           Texel-tune the evaluation weights (default --out:
+                                           src/eval/weights.rs, from the repository's root)",
+    ),
+    (
+        "train",
+        "  betacut-lab train <data files...> --out FILE [--hidden N] [--output-buckets N]
+                  [--epochs N] [--batch N] [--lr X] [--lr-decay X | --lr-end X]
+                  [--weight-decay X] [--wdl X] [--scale CP]
+                  [--threads N] [--seed S] [--stop-after N]
+                  [--validation N | --validation-data FILE] [--checkpoint DIR]
+                  [--resume FILE | --init NET] [--mirror] [--min-ply N]
+                                           train a network on binary datagen files (--init:
+                                           from a net's weights, e.g. to fine-tune a shipped one;
+                                           --validation-data: held-out games, not a random share;
+                                           --output-buckets with --init copies a one-bucket
+                                           net's output layer into each bucket; a wider
+                                           --hidden with --init widens the net, the new units
+                                           silent until trained; --mirror:
+                                           files flipped on a seeded half of the samples;
+                                           --min-ply: no positions before ply N;
+                                           --stop-after: stop after epoch N of the
+                                           schedule, to go on with --resume)",
+    ),
+];
+
+/// The usage of the whole command line: every command's entry.
+pub fn usage() -> String {
+    let mut text = String::from(
+        "usage (the lab's tools; the engine is `betacut`):\n  betacut-lab --help | --version",
+    );
+    for (_, lines) in COMMANDS {
+        text.push('\n');
+        text.push_str(lines);
+    }
+    text
+}
+
+/// The usage of `command`, or `None` for a word that is no command.
+pub fn command_usage(command: &str) -> Option<String> {
+    COMMANDS
+        .iter()
+        .find(|(name, _)| *name == command)
+        .map(|(_, lines)| format!("usage:\n{lines}"))
+}
+
+/// Runs the command line `args` (without the program name) and returns the exit code; errors
+/// print the command's usage (all of it for an unknown command) to standard error and exit
+/// with 2.
+pub fn main(args: &[String]) -> ExitCode {
+    match run(args) {
+        Ok(code) => code,
+        Err(message) => {
+            let usage = args
+                .first()
+                .and_then(|command| command_usage(command))
+                .unwrap_or_else(usage);
+            eprintln!("betacut-lab: {message}\n{usage}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Dispatches one command line.
+pub fn run(args: &[String]) -> Result<ExitCode, String> {
+    let Some(command) = args.first() else {
+        return Err("missing command".to_string());
+    };
+    let rest = &args[1..];
+    if rest.iter().any(|a| a == "--help" || a == "-h") {
+        if let Some(usage) = command_usage(command) {
+            println!("{usage}");
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    match command.as_str() {
+        "-h" | "--help" | "help" => {
+            println!("{}", usage());
+            Ok(ExitCode::SUCCESS)
+        }
+        "-v" | "--version" | "version" => {
+            println!("betacut-lab {}", env!("CARGO_PKG_VERSION"));
+            Ok(ExitCode::SUCCESS)
+        }
+        "datagen" => run_datagen(rest),
+        "datagen-text" => run_datagen_text(rest),
+        "tune" => run_tune(rest),
+        "train" => train_cli::run_train(rest),
+        other => Err(format!("unknown command {other:?}")),
+    }
+}
+
+/// Runs `betacut-lab datagen`.
+fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
+    let out_path = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .ok_or("datagen needs an output file")?;
+    let openings = match flag::<PathBuf>(args, "--openings")? {
+        Some(path) => std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .lines()
+            .map(|l| l.split(';').next().unwrap_or_default().trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect(),
+        None => Vec::new(),
+    };
+    let format = if args.iter().any(|a| a == "--text") || out_path.ends_with(".txt") {
+        DataFormat::Text
+    } else {
+        DataFormat::Binary
+    };
+    let depth: Option<u32> = flag(args, "--depth")?;
+    let nodes: Option<u64> = flag(args, "--nodes")?;
+    let soft_nodes: Option<u64> = flag(args, "--soft-nodes")?;
+    if let (Some(hard), Some(soft)) = (nodes, soft_nodes) {
+        if hard < soft {
+            return Err(format!(
+                "--nodes {hard} (the hard cap) is below --soft-nodes {soft}"
+            ));
+        }
+    }
+    let defaults = datagen::DatagenConfig::default();
+    let (random_plies, random_plies_max) = match flag::<String>(args, "--random-plies")? {
+        None => (defaults.random_plies, defaults.random_plies_max),
+        Some(text) => parse_ply_range(&text)?,
+    };
+    let config = datagen::DatagenConfig {
+        games: flag(args, "--games")?.unwrap_or(defaults.games),
+        first_game: flag(args, "--first-game")?.unwrap_or(0),
+        // A depth alone limits by depth; a soft budget has a hard cap of five times itself
+        // unless --nodes names one; otherwise the node budget (default 6000) applies.
+        nodes: match (nodes, soft_nodes, depth) {
+            (Some(hard), _, _) => Some(hard),
+            (None, Some(soft), _) => Some(soft.saturating_mul(5)),
+            (None, None, Some(_)) => None,
+            (None, None, None) => defaults.nodes,
+        },
+        soft_nodes,
+        depth,
+        random_plies,
+        random_plies_max,
+        opening_limit: flag(args, "--opening-limit")?,
+        exact_only: args.iter().any(|a| a == "--exact-only"),
+        undamped: args.iter().any(|a| a == "--undamped"),
+        seed: flag(args, "--seed")?.unwrap_or(defaults.seed),
+        threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
+        hash_mb: flag(args, "--hash")?.unwrap_or(defaults.hash_mb),
+        openings,
+        network: net_option(args)?,
+    };
+    let file =
+        std::fs::File::create(out_path).map_err(|e| format!("cannot create {out_path}: {e}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    let start = Instant::now();
+    let mut last_report = Instant::now();
+    let total = config.games;
+    let written = datagen::run_datagen(&config, format, &mut out, |games, positions| {
+        if last_report.elapsed() < Duration::from_secs(10) && games < total {
+            return;
+        }
+        last_report = Instant::now();
+        let elapsed = start.elapsed();
+        let secs = elapsed.as_secs_f64().max(1e-3);
+        let eta = Duration::from_secs_f64(secs / games.max(1) as f64 * (total - games) as f64);
+        eprintln!(
+            "datagen: {games}/{total} games ({:.1} %), {positions} positions, {:.0} positions/s, \
+             {:.2} games/s, elapsed {}, ETA {}",
+            100.0 * games as f64 / total.max(1) as f64,
+            positions as f64 / secs,
+            games as f64 / secs,
+            clock(elapsed),
+            clock(eta)
+        );
+    })
+    .map_err(|e| format!("writing {out_path}: {e}"))?;
+    println!(
+        "{written} positions of games {}..{} written to {out_path} ({})",
+        config.first_game,
+        config.first_game + config.games,
+        match format {
+            DataFormat::Text => "text",
+            DataFormat::Binary => "binary records",
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `N` or `N-M` (N <= M): the random plies of a datagen opening.
+fn parse_ply_range(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--random-plies {text}: expected N or N-M with N <= M");
+    let (low, high) = text.split_once('-').unwrap_or((text, text));
+    let low: usize = low.trim().parse().map_err(|_| bad())?;
+    let high: usize = high.trim().parse().map_err(|_| bad())?;
+    if low > high {
+        return Err(bad());
+    }
+    Ok((low, high))
+}
+
+/// Runs `betacut-lab datagen-text`.
+fn run_datagen_text(args: &[String]) -> Result<ExitCode, String> {
+    let path = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .ok_or("datagen-text needs a binary data file")?;
+    let limit: Option<u64> = flag(args, "--limit")?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    records::write_text(Path::new(path), limit, &mut out).map_err(|e| e.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `betacut-lab tune`.
+fn run_tune(args: &[String]) -> Result<ExitCode, String> {
+    let data_path = args.first().ok_or("tune needs a data file")?;
+    let config = tuner::TuneConfig {
+        epochs: flag(args, "--epochs")?.unwrap_or(2000),
+        learning_rate: flag(args, "--lr")?.unwrap_or(1.0),
+        threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
+        l2: flag(args, "--l2")?.unwrap_or(5e-9),
+    };
+    let out_path: PathBuf =
+        flag(args, "--out")?.unwrap_or_else(|| PathBuf::from("src/eval/weights.rs"));
+    let start = Instant::now();
+    let data = tuner::load_data(Path::new(data_path)).map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} positions loaded in {:.1} s",
+        data.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let (weights, k) = tuner::tune(&data, &tuner::current_weights(), config, |epoch, error| {
+        eprintln!("epoch {epoch:5}  error {error:.6}");
+    });
+    let header = format!(
+        "Generated by `betacut-lab tune {data_path} --epochs {} --lr {} --l2 {:e}`\n\
+         ({} positions, K = {k:.4}), starting from the weights this file held before.\n\
+         See docs/experiments.md (How the evaluation weights are made) for how the data is made.",
+        config.epochs,
+        config.learning_rate,
+        config.l2,
+        data.len()
+    );
+    let source = tuner::weights_source(&weights, &header);
+    let mut file = std::fs::File::create(&out_path)
+        .map_err(|e| format!("cannot create {}: {e}", out_path.display()))?;
+    file.write_all(source.as_bytes())
+        .map_err(|e| format!("writing {}: {e}", out_path.display()))?;
+    println!(
+        "weights written to {} (K = {k:.4}) in {:.0} s",
+        out_path.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{command_usage, parse_ply_range, run, usage, COMMANDS};
+    use std::process::ExitCode;
+
+    #[test]
+    fn random_plies_are_a_number_or_a_rising_range() {
+        assert_eq!(parse_ply_range("8"), Ok((8, 8)));
+        assert_eq!(parse_ply_range("8-9"), Ok((8, 9)));
+        assert!(parse_ply_range("9-8").is_err());
+        assert!(parse_ply_range("8-").is_err());
+        assert!(parse_ply_range("eight").is_err());
+    }
+
+    #[test]
+    fn each_command_has_its_own_usage_and_the_help_lists_them_all() {
+        for (name, lines) in COMMANDS {
+            let Some(usage) = command_usage(name) else {
+                panic!("no usage for {name}");
+            };
+            assert!(usage.contains(&format!("  betacut-lab {name} ")), "{usage}");
+            assert!(super::usage().contains(lines));
+        }
+        assert!(command_usage("datagen").is_some_and(|u| u.contains("--undamped")));
+        assert!(command_usage("train").is_some_and(|u| u.contains("--min-ply")));
+        assert_eq!(command_usage("bench"), None);
+        assert!(!usage().contains("betacut-lab bench"));
+    }
+
+    #[test]
+    fn help_succeeds_and_unknown_commands_are_refused() {
+        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(run(&args(&["train", "--help"])), Ok(ExitCode::SUCCESS));
+        assert_eq!(run(&args(&["--help"])), Ok(ExitCode::SUCCESS));
+        assert!(run(&args(&[])).is_err());
+        let Err(message) = run(&args(&["perft", "3"])) else {
+            panic!("perft is the engine's");
+        };
+        assert!(message.contains("unknown command"), "{message}");
+    }
+}
