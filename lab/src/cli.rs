@@ -16,7 +16,8 @@ pub const COMMANDS: [(&str, &str); 4] = [
         "  betacut-lab datagen <out> [--text] [--games N] [--first-game K] [--nodes N]
                   [--soft-nodes N] [--depth N] [--seed S] [--threads N] [--hash MB]
                   [--random-plies N[-M]] [--opening-limit CP] [--exact-only] [--undamped]
-                  [--openings FILE] [--net FILE|--hce]
+                  [--openings FILE] [--chess960 SHARE] [--double-chess960 SHARE]
+                  [--net FILE|--hce]
                                            self-play data, games K..K+N in game order: 32-byte
                                            records with score and result (for `train`), or with
                                            --text (implied by an output name ending in .txt)
@@ -27,6 +28,9 @@ pub const COMMANDS: [(&str, &str); 4] = [
                                            game whose first search is beyond CP;
                                            --exact-only: no fail-high bounds as labels;
                                            --undamped: no fifty-move damping of the labels;
+                                           --chess960 / --double-chess960: that share (0 to
+                                           1) of the games from one of the 960 back ranks, or
+                                           from two (one a side), random plies after it;
                                            the engine's built-in net unless --net FILE names
                                            one or --hce asks for the hand-crafted evaluation",
     ),
@@ -129,6 +133,15 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     }
 }
 
+/// A share flag's value, 0 to 1 (0 when the flag is absent).
+fn share_flag(args: &[String], name: &str) -> Result<f64, String> {
+    match flag::<f64>(args, name)? {
+        None => Ok(0.0),
+        Some(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        Some(share) => Err(format!("{name} {share}: a share is between 0 and 1")),
+    }
+}
+
 /// Runs `betacut-lab datagen`.
 fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
     let out_path = args
@@ -186,8 +199,13 @@ fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
         threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
         hash_mb: flag(args, "--hash")?.unwrap_or(defaults.hash_mb),
         openings,
+        chess960_share: share_flag(args, "--chess960")?,
+        double_chess960_share: share_flag(args, "--double-chess960")?,
         network: net_option(args)?,
     };
+    if config.chess960_share + config.double_chess960_share > 1.0 {
+        return Err("--chess960 and --double-chess960 add up to more than 1".to_string());
+    }
     let file =
         std::fs::File::create(out_path).map_err(|e| format!("cannot create {out_path}: {e}"))?;
     let mut out = std::io::BufWriter::new(file);

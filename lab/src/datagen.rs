@@ -20,6 +20,7 @@
 //! text data keeps them, as it always has. Text lines are `FEN | result`; records hold the
 //! search score and the result, both from White's view.
 
+use crate::frc;
 use crate::records::{DataRecord, GameResult, PackedRecord};
 use betacut::board::{Color, Position};
 use betacut::eval::nnue::Network;
@@ -72,6 +73,12 @@ pub struct DatagenConfig {
     pub hash_mb: usize,
     /// Opening positions (FENs) to start from; the start position when empty.
     pub openings: Vec<String>,
+    /// Share of games (0..=1) that start from a Chess960 back rank (both sides alike) instead,
+    /// drawn uniformly from the 960.
+    pub chess960_share: f64,
+    /// Share of games (0..=1) that start from a double Chess960 start (each side its own back
+    /// rank). With both shares 0 no game's start or moves change.
+    pub double_chess960_share: f64,
     /// The network both sides play with; the hand-crafted evaluation when `None`.
     pub network: Option<Arc<Network>>,
 }
@@ -93,6 +100,8 @@ impl Default for DatagenConfig {
             threads: 1,
             hash_mb: 16,
             openings: Vec::new(),
+            chess960_share: 0.0,
+            double_chess960_share: 0.0,
             network: None,
         }
     }
@@ -160,11 +169,34 @@ impl PlayedGame {
     }
 }
 
+/// The Chess960 or double Chess960 start of game `index`, if its draw picks one. The draw has
+/// a generator of its own (from the seed and `index`), so the shares change no other game.
+fn chess960_start(index: usize, config: &DatagenConfig) -> Option<Position> {
+    let (single, double) = (config.chess960_share, config.double_chess960_share);
+    if single <= 0.0 && double <= 0.0 {
+        return None;
+    }
+    let mut rng = StdRng::seed_from_u64(
+        config.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x0960_0960_0960_0960,
+    );
+    let draw: f64 = rng.gen();
+    let white = rng.gen_range(0..frc::BACK_RANKS);
+    if draw < single {
+        frc::start_position(white, white)
+    } else if draw < single + double {
+        frc::start_position(white, rng.gen_range(0..frc::BACK_RANKS))
+    } else {
+        None
+    }
+}
+
 /// Plays game number `index` (its opening depends only on the seed and `index`).
 pub fn play_game(index: usize, config: &DatagenConfig, searcher: &mut Searcher) -> PlayedGame {
     let mut rng =
         StdRng::seed_from_u64(config.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let start = if config.openings.is_empty() {
+    let start = if let Some(start) = chess960_start(index, config) {
+        start
+    } else if config.openings.is_empty() {
         Position::startpos()
     } else {
         let line = &config.openings[rng.gen_range(0..config.openings.len())];
@@ -378,6 +410,46 @@ mod tests {
 
     fn fens(game: &PlayedGame) -> Vec<String> {
         game.samples.iter().map(|s| s.fen.clone()).collect()
+    }
+
+    #[test]
+    fn chess960_shares_change_only_the_games_they_pick() {
+        let mut searcher = Searcher::new(2);
+        let plain = config(1, 1);
+        let mixed = DatagenConfig {
+            chess960_share: 0.4,
+            double_chess960_share: 0.3,
+            ..config(1, 1)
+        };
+        let fens = |game: &PlayedGame| -> Vec<String> {
+            game.samples.iter().map(|s| s.fen.clone()).collect()
+        };
+        let (mut single, mut double, mut usual) = (0, 0, 0);
+        for index in 0..16 {
+            let before = play_game(index, &plain, &mut searcher);
+            let after = play_game(index, &mixed, &mut searcher);
+            let Some(start) = chess960_start(index, &mixed) else {
+                // Not picked: the very same game as without the shares.
+                assert_eq!(fens(&after), fens(&before), "game {index}");
+                usual += 1;
+                continue;
+            };
+            assert!(start.is_chess960());
+            let fen = start.to_fen();
+            let ranks: Vec<&str> = fen.split(['/', ' ']).collect();
+            if ranks[0].to_ascii_uppercase() == ranks[7] {
+                single += 1;
+            } else {
+                double += 1;
+            }
+            // The game is played from it (random plies, then searched moves).
+            assert_eq!(after.opening_plies, 6);
+            assert_ne!(fens(&after), fens(&before), "game {index}");
+        }
+        assert!(
+            single > 0 && double > 0 && usual > 0,
+            "{single} {double} {usual}"
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod datagen;
+pub mod frc;
 pub mod records;
 pub mod train_cli;
 pub mod trainer;
