@@ -615,10 +615,29 @@ fn docs_name_only_files_that_exist() {
             .unwrap_or_else(|e| panic!("cannot read {doc}: {e}"));
         check(doc, &without_roff(&text), &folders);
     }
-    // The lab log says that the scripts it names are in scripts/; its other paths are history.
-    let log = std::fs::read_to_string(root.join("docs/experiments.md"))
-        .unwrap_or_else(|e| panic!("cannot read docs/experiments.md: {e}"));
-    check("docs/experiments.md", &log, &["scripts/"]);
+    // The lab log (its index and one file per topic under docs/log/) says that the scripts it
+    // names are in scripts/; its other paths are history.
+    let mut logs = vec![root.join("docs/experiments.md")];
+    let topics = std::fs::read_dir(root.join("docs/log"))
+        .unwrap_or_else(|e| panic!("cannot read docs/log: {e}"));
+    for entry in topics {
+        let path = entry
+            .unwrap_or_else(|e| panic!("cannot list docs/log: {e}"))
+            .path();
+        if path.extension().is_some_and(|x| x == "md") {
+            logs.push(path);
+        }
+    }
+    assert!(
+        logs.len() > 5,
+        "docs/log holds only {} logs",
+        logs.len() - 1
+    );
+    for path in logs {
+        let log = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        check(&path.display().to_string(), &log, &["scripts/"]);
+    }
     assert!(named > 50, "only {named} paths found in the docs");
 }
 
