@@ -362,7 +362,8 @@ def report(records: List[Dict], base: Optional[str]) -> str:
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for rung in rungs + [None]:
         for build in builds:
-            rec = [r for r in records if r["build"] == build and (rung is None or r["rung"] == rung)]
+            rec = [r for r in records
+                   if r["build"] == build and (rung is None or r["rung"] == rung)]
             if not rec:
                 continue
             w, d, l = (sum(r[k] for r in rec) for k in "wdl")
@@ -486,7 +487,7 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
           f"{len(done)} in {path}", flush=True)
     status = 0
     try:
-        with contextlib.nullcontext() if args.dry_run else datagen_paused():
+        with contextlib.nullcontext() if args.dry_run or not todo else datagen_paused():
             for k, rung, build in todo:
                 chunk_file = os.path.join(args.out, run_name, "openings", f"chunk-{k}.epd")
                 os.makedirs(os.path.dirname(chunk_file), exist_ok=True)
