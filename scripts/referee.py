@@ -179,15 +179,21 @@ def load_results(path: str) -> List[Dict[str, Any]]:
     """The lines of a results file ([] when there is none)."""
     if not os.path.exists(path):
         return []
-    records = []
+    records, seen = [], set()
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             if not line.strip():
                 continue
             try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise RefereeError(f"{path}:{number}: not JSON: {err}") from err
+                record = json.loads(line)
+                key = (record["build"], record["rung"], record["chunk"])
+            except (json.JSONDecodeError, KeyError, TypeError) as err:
+                raise RefereeError(f"{path}:{number}: not a results line: {err}") from err
+            if key in seen:  # two machines played the same chunk: the first one counts
+                print(f"{path}:{number}: {key} again, left out", file=sys.stderr)
+                continue
+            seen.add(key)
+            records.append(record)
     return records
 
 
@@ -395,6 +401,13 @@ def report(records: List[Dict], base: Optional[str]) -> str:
                                                   rs.pool(r["penta"] for r in theirs.values()))
                 lines.append(f"| {build} | {rung or '**pooled**'} | {len(matched)} | "
                              f"{fmt_diff(rs.diff_paired(matched))} | {fmt_diff(independent)} |")
+    for rung in rungs:
+        rec = [r for r in records if r["build"] == base and r["rung"] == rung]
+        games = sum(r["w"] + r["d"] + r["l"] for r in rec)
+        score = sum(r["w"] + r["d"] / 2 for r in rec) / games if games else 0.5
+        if games >= 100 and not 0.35 <= score <= 0.65:
+            lines.append(f"\n{base} scores {100 * score:.1f} % on {rung}: outside 35-65 %, "
+                         "time to move the rung (a new name with a new clock)")
     wall = sum(r["elapsed_s"] for r in records)
     games = sum(r["w"] + r["d"] + r["l"] for r in records)
     lines += ["", f"{games} games in {wall / 3600:.2f} h of match time ({wall / games:.1f} s a "

@@ -1,5 +1,7 @@
 """Tests of the referee's statistics and bookkeeping: `python3 -m unittest discover -s scripts
 -p 'test_referee.py'` (not part of cargo test)."""
+import contextlib
+import io
 import math
 import os
 import sys
@@ -109,6 +111,18 @@ class Bookkeeping(unittest.TestCase):
             self.assertEqual(referee.pair_points(f.name, "new", 3), [3, 0, None])
         finally:
             os.unlink(f.name)
+
+    def test_a_chunk_recorded_twice_counts_once(self):
+        line = '{"build": "new", "rung": "sf", "chunk": 3, "w": 1}\n'
+        other = '{"build": "new", "rung": "sf", "chunk": 4, "w": 2}\n'
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write(line + other + line.replace('"w": 1', '"w": 5'))
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                records = referee.load_results(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual([(r["chunk"], r["w"]) for r in records], [(3, 1), (4, 2)])
 
     def test_report_pairs_builds_by_chunk(self):
         def record(build, chunk, points):
