@@ -39,6 +39,7 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import tomllib
@@ -276,9 +277,19 @@ def play_chunk(args, cfg, rung, build: Build, chunk: int, conds: Dict, run: str,
         print("  " + " ".join(command))
         return None
     with open(stem + ".log", "w", encoding="utf-8") as log:
-        done = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
-    if done.returncode != 0:
-        print(f"  match.py exited {done.returncode}; see {stem}.log", file=sys.stderr)
+        match = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            returncode = match.wait()
+        except KeyboardInterrupt:
+            match.send_signal(signal.SIGINT)  # match.py ends its engines and its games
+            try:
+                match.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                match.kill()
+                match.wait()
+            raise
+    if returncode != 0:
+        print(f"  match.py exited {returncode}; see {stem}.log", file=sys.stderr)
         return None
     with open(stem + ".json", encoding="utf-8") as f:
         summary = json.load(f)
@@ -499,6 +510,11 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     print(f"run {run_name}: {len(todo)} (build, rung, chunk) to play, "
           f"{len(done)} in {path}", flush=True)
     status = 0
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         with contextlib.nullcontext() if args.dry_run or not todo else datagen_paused():
             for k, rung, build in todo:
