@@ -427,6 +427,17 @@ def report(records: List[Dict], base: Optional[str]) -> str:
     return "\n".join(lines)
 
 
+def remaining_seconds(records: List[Dict], todo: List[Tuple]) -> Optional[float]:
+    """The time the rest will take at the mean time of each rung's chunks so far."""
+    total = 0.0
+    for _, rung, _ in todo:
+        times = [r["elapsed_s"] for r in records if r["rung"] == rung["name"]]
+        if not times:
+            return None
+        total += sum(times) / len(times)
+    return total
+
+
 def chunk_range(text: str) -> range:
     """N (chunks 0..N-1) or A-B (chunks A..B)."""
     try:
@@ -517,7 +528,7 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)
     try:
         with contextlib.nullcontext() if args.dry_run or not todo else datagen_paused():
-            for k, rung, build in todo:
+            for index, (k, rung, build) in enumerate(todo):
                 chunk_file = os.path.join(args.out, run_name, "openings", f"chunk-{k}.epd")
                 os.makedirs(os.path.dirname(chunk_file), exist_ok=True)
                 with open(chunk_file, "w", encoding="utf-8") as f:
@@ -530,6 +541,10 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 if record is not None:
                     append_record(path, record)
                     records.append(record)
+                    left = remaining_seconds(records, todo[index + 1:])
+                    print(f"  {index + 1} of {len(todo)} done" + (
+                        f", about {left / 60:.0f} min left" if left is not None else ""),
+                        flush=True)
     except KeyboardInterrupt:
         print("interrupted: the chunk that was playing is not recorded", file=sys.stderr)
         status = 130
