@@ -17,7 +17,7 @@ before chunk k+1, so a run stopped anywhere leaves the builds at most one (rung,
 A build is NAME=PATH[@COMMIT]; without @COMMIT the commit of the checkout the binary lies in
 (PATH under CHECKOUT/target/, HEAD, "+dirty" with uncommitted changes) is taken. The run's name
 (default: the builds' names and commits, e.g. base-aaf2a98_new-1a2b3c4) names the results file,
-tuning/referee/RUN.jsonl: one JSON line per finished (build, rung, chunk) with W/D/L, the
+lab/tuning/referee/RUN.jsonl: one JSON line per finished (build, rung, chunk) with W/D/L, the
 pentanomial pair counts, each pair's points, the faults of both engines (illegal moves, time
 forfeits, stalls, crashes, protocol errors, as match.py counts them), the engines' id names,
 paths and sha256, the commits, the CPU model and the date. A (build, rung, chunk) already in
@@ -464,7 +464,7 @@ def main() -> int:
     ap.add_argument("--base", help="the build the others are compared with (default the first)")
     ap.add_argument("--report", action="store_true", help="only read the results and report")
     ap.add_argument("--dry-run", action="store_true", help="print the match.py commands only")
-    ap.add_argument("--results", default=os.path.join(ROOT, "tuning", "referee"))
+    ap.add_argument("--results", default=os.path.join(ROOT, "lab", "tuning", "referee"))
     ap.add_argument("--out", default=os.path.expanduser("~/betacut-referee"))
     ap.add_argument("--tools", default=os.path.join(ROOT, "..", "shared", "tools"))
     ap.add_argument("--python", default=os.path.expanduser("~/.venv-chess-tools/bin/python"))
