@@ -14,11 +14,24 @@
 #                            (scripts/windows_check.sh; about 20 minutes on 2 cores, so it is
 #                            not part of .ci/run: run it before a release and after changes to
 #                            platform code, i.e. input reading, files, paths, memory, threads)
+#   make arm64 EXE=<path>    a 64-bit ARM Linux binary (aarch64-unknown-linux-gnu: Raspberry Pi
+#                            OS 64-bit, ARM laptops and servers), cross-built on Debian like the
+#                            exe (default ./betacut-arm64); `make s390x` the same for IBM Z
+#                            (big-endian), the build the s390x check runs
+#   make arm64-check         the ARM build tested under qemu-aarch64: perft suites, bench, book,
+#                            EvalFile and Syzygy answers against this machine's build, games in
+#                            both protocols, the unit tests (scripts/cross_check.sh; a release
+#                            check like windows-check, not CI); `make s390x-check` the same on
+#                            big-endian s390x
+#   make macos-check         `cargo check` of the engine for Apple silicon and Intel Macs
+#                            (aarch64- and x86_64-apple-darwin), standard library built from
+#                            source, no linking
 #   make install             the engine, its manual page and XBoard's plugin file and logo under
 #                            $(DESTDIR)$(PREFIX) (PREFIX defaults to /usr/local); builds the
 #                            engine first if it is not built yet (run `make` after changes)
 #   make uninstall           removes what `make install` put there
-#   make dist                dist/: the Linux binary, the Windows exe, the manual page, SHA256SUMS
+#   make dist                dist/: the Linux binary, the ARM64 Linux binary, the Windows exe,
+#                            the manual page, SHA256SUMS
 #   make check-man           the manual page renders without a warning
 #
 # Every target builds the engine alone (`-p betacut`); the lab (lab/, betacut-lab: data
@@ -69,9 +82,20 @@ WIN_FLAGS = -Zbuild-std=std,panic_abort --target $(WIN_TARGET)
 WIN_TEST_FLAGS = --release --config 'profile.release.panic="unwind"' \
 	--config 'profile.release.lto=false' --config 'profile.release.codegen-units=16'
 
+# The cross builds for Linux on other CPUs and the macOS check, by the same route as the exe:
+# Debian's rustc-web with the standard library built for the target (-Zbuild-std), in a target
+# directory of its own per target; the C cross linkers and qemu-user come from Debian too.
+CROSS_ENV = env PATH="/usr/bin:$$PATH" RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc \
+	RUSTC_BOOTSTRAP=1 CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+	CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc
+ARM64_TARGET = aarch64-unknown-linux-gnu
+S390X_TARGET = s390x-unknown-linux-gnu
+MACOS_TARGETS = aarch64-apple-darwin x86_64-apple-darwin
+
 VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
-.PHONY: all build pgo windows windows-test windows-check install uninstall dist check-man clean
+.PHONY: all build pgo windows windows-test windows-check arm64 arm64-test arm64-check s390x \
+	s390x-test s390x-check macos-check install uninstall dist check-man clean
 
 all: build
 	@if [ -f $(TARGET_DIR)/release/betacut.exe ]; then \
@@ -106,6 +130,44 @@ windows-test:
 windows-check:
 	scripts/windows_check.sh
 
+arm64: EXE = betacut-arm64
+arm64:
+	scripts/cross_deps.sh arm64
+	$(CROSS_ENV) CARGO_TARGET_DIR="$(TARGET_DIR)/arm64" /usr/bin/cargo build -p betacut \
+		-Zbuild-std=std,panic_abort --target $(ARM64_TARGET) --release
+	cp $(TARGET_DIR)/arm64/$(ARM64_TARGET)/release/betacut "$(EXE)"
+
+# The engine's unit tests for the target; the caller sets the runner (scripts/cross_check.sh:
+# CARGO_TARGET_<TRIPLE>_RUNNER=qemu-...).
+arm64-test:
+	$(CROSS_ENV) CARGO_TARGET_DIR="$(TARGET_DIR)/arm64-test" /usr/bin/cargo test -p betacut --lib \
+		-Zbuild-std=std,panic_abort --target $(ARM64_TARGET) $(WIN_TEST_FLAGS)
+
+arm64-check:
+	scripts/cross_check.sh arm64
+
+s390x: EXE = betacut-s390x
+s390x:
+	scripts/cross_deps.sh s390x
+	$(CROSS_ENV) CARGO_TARGET_DIR="$(TARGET_DIR)/s390x" /usr/bin/cargo build -p betacut \
+		-Zbuild-std=std,panic_abort --target $(S390X_TARGET) --release
+	cp $(TARGET_DIR)/s390x/$(S390X_TARGET)/release/betacut "$(EXE)"
+
+s390x-test:
+	$(CROSS_ENV) CARGO_TARGET_DIR="$(TARGET_DIR)/s390x-test" /usr/bin/cargo test -p betacut --lib \
+		-Zbuild-std=std,panic_abort --target $(S390X_TARGET) $(WIN_TEST_FLAGS)
+
+s390x-check:
+	scripts/cross_check.sh s390x
+
+macos-check:
+	scripts/cross_deps.sh macos
+	for target in $(MACOS_TARGETS); do \
+		$(CROSS_ENV) CARGO_TARGET_DIR="$(TARGET_DIR)/macos" /usr/bin/cargo check -p betacut \
+			-Zbuild-std=std,panic_abort --target $$target --release || exit 1; \
+	done
+	@echo "macos-check: the engine compiles for $(MACOS_TARGETS)"
+
 install: $(BIN)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man6" \
 		"$(DESTDIR)$(PLUGINDIR)/xboard" "$(DESTDIR)$(PLUGINDIR)/logos"
@@ -129,9 +191,10 @@ dist: build
 	rm -rf dist
 	mkdir -p dist
 	$(MAKE) windows EXE=dist/betacut.exe
+	$(MAKE) arm64 EXE=dist/betacut-arm64
 	cp $(BIN) dist/betacut
 	cp packaging/betacut.6 dist/betacut.6
-	cd dist && sha256sum betacut betacut.exe betacut.6 > SHA256SUMS
+	cd dist && sha256sum betacut betacut-arm64 betacut.exe betacut.6 > SHA256SUMS
 	@echo "dist/ for Betacut $(VERSION):" && ls -l dist && cat dist/SHA256SUMS
 
 check-man:

@@ -78,6 +78,7 @@ fn product(a: i16, w: i16) -> i32 {
 }
 
 /// The units past the last whole vector, one by one (`from` is where the vectors stopped).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 fn tail(acc: &[i16], weights: &[i16], from: usize) -> i64 {
     let n = acc.len().min(weights.len());
