@@ -3,78 +3,191 @@
 
 use crate::datagen::{self, DataFormat};
 use crate::{records, train_cli, tuner};
-use betacut::tools::args::{clock, default_threads, flag, net_option};
+use betacut::tools::args::{clock, default_threads, net_option};
+use betacut::tools::cli::{HCE, NET};
+use betacut::tools::command::{Command, Flag, Kind, Parsed, Positional};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Each command's name and usage lines.
-pub const COMMANDS: [(&str, &str); 4] = [
-    (
-        "datagen",
-        "  betacut-lab datagen <out> [--text] [--games N] [--first-game K] [--nodes N]
-                  [--soft-nodes N] [--depth N] [--seed S] [--threads N] [--hash MB]
-                  [--random-plies N[-M]] [--opening-limit CP] [--exact-only] [--undamped]
-                  [--openings FILE] [--chess960 SHARE] [--double-chess960 SHARE]
-                  [--net FILE|--hce]
-                                           self-play data, games K..K+N in game order: 32-byte
-                                           records with score and result (for `train`), or with
-                                           --text (implied by an output name ending in .txt)
-                                           `FEN | result` lines for `tune`; --soft-nodes: each
-                                           move ends on the first iteration past N nodes, under
-                                           a hard cap of --nodes (default 5N); N-M random
-                                           plies (drawn per game); --opening-limit: drop a
-                                           game whose first search is beyond CP;
-                                           --exact-only: no fail-high bounds as labels;
-                                           --undamped: no fifty-move damping of the labels;
-                                           --chess960 / --double-chess960: that share (0 to
-                                           1) of the games from one of the 960 back ranks, or
-                                           from two (one a side), random plies after it;
-                                           the engine's built-in net unless --net FILE names
-                                           one or --hce asks for the hand-crafted evaluation",
-    ),
-    (
-        "datagen-text",
-        "  betacut-lab datagen-text <in.bin> [--limit N]
-                                           print binary data as `FEN | score | result` lines",
-    ),
-    (
-        "tune",
-        "  betacut-lab tune <data.txt> [--epochs N] [--lr X] [--l2 X] [--threads N] [--out FILE]
-                                           Texel-tune the evaluation weights (default --out:
-                                           src/eval/weights.rs, from the repository's root)",
-    ),
-    (
-        "train",
-        "  betacut-lab train <data files...> --out FILE [--hidden N] [--output-buckets N]
-                  [--epochs N] [--batch N] [--lr X] [--lr-decay X | --lr-end X]
-                  [--weight-decay X] [--wdl X] [--scale CP]
-                  [--threads N] [--seed S] [--stop-after N]
-                  [--validation N | --validation-data FILE] [--checkpoint DIR]
-                  [--resume FILE | --init NET] [--mirror] [--min-ply N]
-                                           train a network on binary datagen files (--init:
-                                           from a net's weights, e.g. to fine-tune a shipped one;
-                                           --validation-data: held-out games, not a random share;
-                                           --output-buckets with --init copies a one-bucket
-                                           net's output layer into each bucket; a wider
-                                           --hidden with --init widens the net, the new units
-                                           silent until trained; --mirror:
-                                           files flipped on a seeded half of the samples;
-                                           --min-ply: no positions before ply N;
-                                           --stop-after: stop after epoch N of the
-                                           schedule, to go on with --resume)",
-    ),
-];
+const fn flag(
+    names: &'static [&'static str],
+    value: &'static str,
+    kind: Kind,
+    help: &'static str,
+) -> Flag {
+    Flag {
+        names,
+        value,
+        kind,
+        help,
+    }
+}
+
+const fn command(
+    name: &'static str,
+    positionals: &'static [Positional],
+    flags: &'static [Flag],
+    about: &'static str,
+) -> Command {
+    Command {
+        program: "betacut-lab",
+        name,
+        positionals,
+        flags,
+        about,
+    }
+}
+
+const fn positional(name: &'static str, required: bool, many: bool) -> Positional {
+    Positional {
+        name,
+        required,
+        many,
+    }
+}
+
+const THREADS: Flag = flag(
+    &["--threads"],
+    "N",
+    Kind::Int,
+    "threads (default: one per CPU)",
+);
+
+/// `betacut-lab datagen`.
+pub const DATAGEN: Command = command(
+    "datagen",
+    &[positional("<out>", true, false)],
+    &[
+        flag(
+            &["--text"],
+            "",
+            Kind::Switch,
+            "`FEN | result` lines for `tune` (implied by .txt)",
+        ),
+        flag(&["--games"], "N", Kind::Int, "games to play"),
+        flag(
+            &["--first-game"],
+            "K",
+            Kind::Int,
+            "the first game's number (default 0)",
+        ),
+        flag(
+            &["--nodes"],
+            "N",
+            Kind::Int,
+            "node budget a move (the hard cap with --soft-nodes)",
+        ),
+        flag(
+            &["--soft-nodes"],
+            "N",
+            Kind::Int,
+            "end a move on the first iteration past N nodes",
+        ),
+        flag(&["--depth"], "N", Kind::Int, "search each move to depth N"),
+        flag(&["--seed"], "S", Kind::Int, "random seed"),
+        THREADS,
+        flag(&["--hash"], "MB", Kind::Int, "hash table size a thread"),
+        flag(
+            &["--random-plies"],
+            "N[-M]",
+            Kind::Text,
+            "random opening plies, N-M drawn per game",
+        ),
+        flag(
+            &["--opening-limit"],
+            "CP",
+            Kind::Int,
+            "drop a game whose first search is beyond CP",
+        ),
+        flag(
+            &["--exact-only"],
+            "",
+            Kind::Switch,
+            "no fail-high bounds as labels",
+        ),
+        flag(
+            &["--undamped"],
+            "",
+            Kind::Switch,
+            "no fifty-move damping of the labels",
+        ),
+        flag(
+            &["--openings"],
+            "FILE",
+            Kind::Text,
+            "start positions, one FEN or EPD a line",
+        ),
+        flag(
+            &["--chess960"],
+            "SHARE",
+            Kind::Float,
+            "that share (0-1) of the games from a Chess960 back rank",
+        ),
+        flag(
+            &["--double-chess960"],
+            "SHARE",
+            Kind::Float,
+            "that share (0-1) from two back ranks, one a side",
+        ),
+        NET,
+        HCE,
+    ],
+    "self-play data, games K..K+N in game order: 32-byte
+     records with score and result (for `train`), or with
+     --text `FEN | result` lines for `tune`",
+);
+
+/// `betacut-lab datagen-text`.
+pub const DATAGEN_TEXT: Command = command(
+    "datagen-text",
+    &[positional("<in.bin>", true, false)],
+    &[flag(
+        &["--limit"],
+        "N",
+        Kind::Int,
+        "print the first N records only",
+    )],
+    "print binary data as `FEN | score | result` lines",
+);
+
+/// `betacut-lab tune`.
+pub const TUNE: Command = command(
+    "tune",
+    &[positional("<data.txt>", true, false)],
+    &[
+        flag(&["--epochs"], "N", Kind::Int, "epochs (default 2000)"),
+        flag(&["--lr"], "X", Kind::Float, "learning rate (default 1.0)"),
+        flag(
+            &["--l2"],
+            "X",
+            Kind::Float,
+            "L2 regularisation (default 5e-9)",
+        ),
+        THREADS,
+        flag(
+            &["--out"],
+            "FILE",
+            Kind::Text,
+            "default: src/eval/weights.rs",
+        ),
+    ],
+    "Texel-tune the evaluation weights (default --out:
+     src/eval/weights.rs, from the repository's root)",
+);
+
+/// Every command, in the order of the help.
+pub const COMMANDS: [&Command; 4] = [&DATAGEN, &DATAGEN_TEXT, &TUNE, &train_cli::TRAIN];
 
 /// The usage of the whole command line: every command's entry.
 pub fn usage() -> String {
     let mut text = String::from(
-        "usage (the lab's tools; the engine is `betacut`):\n  betacut-lab --help | --version",
+        "usage (the lab's tools; the engine is `betacut`):\n  betacut-lab --help [COMMAND] | --version",
     );
-    for (_, lines) in COMMANDS {
+    for command in COMMANDS {
         text.push('\n');
-        text.push_str(lines);
+        text.push_str(&command.entry());
     }
     text
 }
@@ -83,8 +196,21 @@ pub fn usage() -> String {
 pub fn command_usage(command: &str) -> Option<String> {
     COMMANDS
         .iter()
-        .find(|(name, _)| *name == command)
-        .map(|(_, lines)| format!("usage:\n{lines}"))
+        .find(|c| c.name == command)
+        .map(|c| c.usage())
+}
+
+/// `args` parsed by `command`'s definition, the error as text.
+fn parse(command: &Command, args: &[String]) -> Result<Parsed, String> {
+    Ok(command.parse(args)?)
+}
+
+/// The flag's value as a `T`, the error as text.
+pub(crate) fn flag_value<T: std::str::FromStr>(
+    args: &Parsed,
+    name: &str,
+) -> Result<Option<T>, String> {
+    Ok(args.value(name)?)
 }
 
 /// Runs the command line `args` (without the program name) and returns the exit code; errors
@@ -118,37 +244,40 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     }
     match command.as_str() {
         "-h" | "--help" | "help" => {
-            println!("{}", usage());
+            match rest.first() {
+                None => println!("{}", usage()),
+                Some(name) => println!(
+                    "{}",
+                    command_usage(name).ok_or_else(|| format!("unknown command {name:?}"))?
+                ),
+            }
             Ok(ExitCode::SUCCESS)
         }
         "-v" | "--version" | "version" => {
             println!("betacut-lab {}", env!("CARGO_PKG_VERSION"));
             Ok(ExitCode::SUCCESS)
         }
-        "datagen" => run_datagen(rest),
-        "datagen-text" => run_datagen_text(rest),
-        "tune" => run_tune(rest),
-        "train" => train_cli::run_train(rest),
+        "datagen" => run_datagen(&parse(&DATAGEN, rest)?),
+        "datagen-text" => run_datagen_text(&parse(&DATAGEN_TEXT, rest)?),
+        "tune" => run_tune(&parse(&TUNE, rest)?),
+        "train" => train_cli::run_train(&parse(&train_cli::TRAIN, rest)?),
         other => Err(format!("unknown command {other:?}")),
     }
 }
 
+/// Runs `betacut-lab datagen`.
 /// A share flag's value, 0 to 1 (0 when the flag is absent).
-fn share_flag(args: &[String], name: &str) -> Result<f64, String> {
-    match flag::<f64>(args, name)? {
+fn share_flag(args: &Parsed, name: &str) -> Result<f64, String> {
+    match flag_value::<f64>(args, name)? {
         None => Ok(0.0),
         Some(share) if (0.0..=1.0).contains(&share) => Ok(share),
         Some(share) => Err(format!("{name} {share}: a share is between 0 and 1")),
     }
 }
 
-/// Runs `betacut-lab datagen`.
-fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
-    let out_path = args
-        .first()
-        .filter(|a| !a.starts_with("--"))
-        .ok_or("datagen needs an output file")?;
-    let openings = match flag::<PathBuf>(args, "--openings")? {
+fn run_datagen(args: &Parsed) -> Result<ExitCode, String> {
+    let out_path = &args.positionals()[0];
+    let openings = match flag_value::<PathBuf>(args, "--openings")? {
         Some(path) => std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?
             .lines()
@@ -157,14 +286,14 @@ fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
             .collect(),
         None => Vec::new(),
     };
-    let format = if args.iter().any(|a| a == "--text") || out_path.ends_with(".txt") {
+    let format = if args.has("--text") || out_path.ends_with(".txt") {
         DataFormat::Text
     } else {
         DataFormat::Binary
     };
-    let depth: Option<u32> = flag(args, "--depth")?;
-    let nodes: Option<u64> = flag(args, "--nodes")?;
-    let soft_nodes: Option<u64> = flag(args, "--soft-nodes")?;
+    let depth: Option<u32> = flag_value(args, "--depth")?;
+    let nodes: Option<u64> = flag_value(args, "--nodes")?;
+    let soft_nodes: Option<u64> = flag_value(args, "--soft-nodes")?;
     if let (Some(hard), Some(soft)) = (nodes, soft_nodes) {
         if hard < soft {
             return Err(format!(
@@ -173,13 +302,13 @@ fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     let defaults = datagen::DatagenConfig::default();
-    let (random_plies, random_plies_max) = match flag::<String>(args, "--random-plies")? {
+    let (random_plies, random_plies_max) = match flag_value::<String>(args, "--random-plies")? {
         None => (defaults.random_plies, defaults.random_plies_max),
         Some(text) => parse_ply_range(&text)?,
     };
     let config = datagen::DatagenConfig {
-        games: flag(args, "--games")?.unwrap_or(defaults.games),
-        first_game: flag(args, "--first-game")?.unwrap_or(0),
+        games: flag_value(args, "--games")?.unwrap_or(defaults.games),
+        first_game: flag_value(args, "--first-game")?.unwrap_or(0),
         // A depth alone limits by depth; a soft budget has a hard cap of five times itself
         // unless --nodes names one; otherwise the node budget (default 6000) applies.
         nodes: match (nodes, soft_nodes, depth) {
@@ -192,12 +321,12 @@ fn run_datagen(args: &[String]) -> Result<ExitCode, String> {
         depth,
         random_plies,
         random_plies_max,
-        opening_limit: flag(args, "--opening-limit")?,
-        exact_only: args.iter().any(|a| a == "--exact-only"),
-        undamped: args.iter().any(|a| a == "--undamped"),
-        seed: flag(args, "--seed")?.unwrap_or(defaults.seed),
-        threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
-        hash_mb: flag(args, "--hash")?.unwrap_or(defaults.hash_mb),
+        opening_limit: flag_value(args, "--opening-limit")?,
+        exact_only: args.has("--exact-only"),
+        undamped: args.has("--undamped"),
+        seed: flag_value(args, "--seed")?.unwrap_or(defaults.seed),
+        threads: flag_value(args, "--threads")?.unwrap_or_else(default_threads),
+        hash_mb: flag_value(args, "--hash")?.unwrap_or(defaults.hash_mb),
         openings,
         chess960_share: share_flag(args, "--chess960")?,
         double_chess960_share: share_flag(args, "--double-chess960")?,
@@ -256,12 +385,9 @@ fn parse_ply_range(text: &str) -> Result<(usize, usize), String> {
 }
 
 /// Runs `betacut-lab datagen-text`.
-fn run_datagen_text(args: &[String]) -> Result<ExitCode, String> {
-    let path = args
-        .first()
-        .filter(|a| !a.starts_with("--"))
-        .ok_or("datagen-text needs a binary data file")?;
-    let limit: Option<u64> = flag(args, "--limit")?;
+fn run_datagen_text(args: &Parsed) -> Result<ExitCode, String> {
+    let path = &args.positionals()[0];
+    let limit: Option<u64> = flag_value(args, "--limit")?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     records::write_text(Path::new(path), limit, &mut out).map_err(|e| e.to_string())?;
@@ -269,16 +395,16 @@ fn run_datagen_text(args: &[String]) -> Result<ExitCode, String> {
 }
 
 /// Runs `betacut-lab tune`.
-fn run_tune(args: &[String]) -> Result<ExitCode, String> {
-    let data_path = args.first().ok_or("tune needs a data file")?;
+fn run_tune(args: &Parsed) -> Result<ExitCode, String> {
+    let data_path = &args.positionals()[0];
     let config = tuner::TuneConfig {
-        epochs: flag(args, "--epochs")?.unwrap_or(2000),
-        learning_rate: flag(args, "--lr")?.unwrap_or(1.0),
-        threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
-        l2: flag(args, "--l2")?.unwrap_or(5e-9),
+        epochs: flag_value(args, "--epochs")?.unwrap_or(2000),
+        learning_rate: flag_value(args, "--lr")?.unwrap_or(1.0),
+        threads: flag_value(args, "--threads")?.unwrap_or_else(default_threads),
+        l2: flag_value(args, "--l2")?.unwrap_or(5e-9),
     };
     let out_path: PathBuf =
-        flag(args, "--out")?.unwrap_or_else(|| PathBuf::from("src/eval/weights.rs"));
+        flag_value(args, "--out")?.unwrap_or_else(|| PathBuf::from("src/eval/weights.rs"));
     let start = Instant::now();
     let data = tuner::load_data(Path::new(data_path)).map_err(|e| e.to_string())?;
     eprintln!(
@@ -327,12 +453,13 @@ mod tests {
 
     #[test]
     fn each_command_has_its_own_usage_and_the_help_lists_them_all() {
-        for (name, lines) in COMMANDS {
+        for command in COMMANDS {
+            let name = command.name;
             let Some(usage) = command_usage(name) else {
                 panic!("no usage for {name}");
             };
             assert!(usage.contains(&format!("  betacut-lab {name} ")), "{usage}");
-            assert!(super::usage().contains(lines));
+            assert!(super::usage().contains(&command.entry()));
         }
         assert!(command_usage("datagen").is_some_and(|u| u.contains("--undamped")));
         assert!(command_usage("train").is_some_and(|u| u.contains("--min-ply")));

@@ -1,63 +1,131 @@
 //! `betacut-lab train <data files...> --out FILE [options]`: the command line of the network
 //! trainer ([`super::trainer`]).
 
+use crate::cli::flag_value;
 use crate::records::{read_records, PackedRecord};
 use crate::trainer::checkpoint::Checkpoint;
 use crate::trainer::net::FloatNetwork;
 use crate::trainer::{quantise, train, Progress, Schedule, TrainConfig, Validation};
 use betacut::eval::nnue::Network;
-use betacut::tools::args::{clock, default_threads, flag};
+use betacut::tools::args::{clock, default_threads};
+use betacut::tools::command::{Command, Flag, Kind, Parsed, Positional};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Flags of `train`; each takes a value.
-const VALUE_FLAGS: [&str; 20] = [
-    "--out",
-    "--hidden",
-    "--output-buckets",
-    "--epochs",
-    "--stop-after",
-    "--batch",
-    "--lr",
-    "--lr-decay",
-    "--lr-end",
-    "--weight-decay",
-    "--wdl",
-    "--scale",
-    "--threads",
-    "--seed",
-    "--validation",
-    "--validation-data",
-    "--checkpoint",
-    "--resume",
-    "--init",
-    "--min-ply",
-];
-
-/// Flags of `train` that take no value.
-const SWITCHES: [&str; 1] = ["--mirror"];
-
-/// The data files: every argument that is neither a flag nor a flag's value.
-fn data_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        if SWITCHES.contains(&arg.as_str()) {
-            i += 1;
-        } else if arg.starts_with("--") {
-            if !VALUE_FLAGS.contains(&arg.as_str()) {
-                return Err(format!("unknown train option {arg:?}"));
-            }
-            i += 2;
-        } else {
-            files.push(PathBuf::from(arg));
-            i += 1;
-        }
+const fn flag(
+    names: &'static [&'static str],
+    value: &'static str,
+    kind: Kind,
+    help: &'static str,
+) -> Flag {
+    Flag {
+        names,
+        value,
+        kind,
+        help,
     }
-    Ok(files)
 }
+
+/// `betacut-lab train`.
+pub const TRAIN: Command = Command {
+    program: "betacut-lab",
+    name: "train",
+    positionals: &[Positional {
+        name: "<data files...>",
+        required: true,
+        many: true,
+    }],
+    flags: &[
+        flag(
+            &["--out"],
+            "FILE",
+            Kind::Text,
+            "the network to write (needed)",
+        ),
+        flag(
+            &["--hidden"],
+            "N",
+            Kind::Int,
+            "hidden units a perspective (multiple of 32)",
+        ),
+        flag(
+            &["--output-buckets"],
+            "N",
+            Kind::Int,
+            "output buckets (1-16)",
+        ),
+        flag(&["--epochs"], "N", Kind::Int, "epochs of the schedule"),
+        flag(&["--batch"], "N", Kind::Int, "positions a batch"),
+        flag(&["--lr"], "X", Kind::Float, "learning rate"),
+        flag(
+            &["--lr-decay"],
+            "X",
+            Kind::Float,
+            "exponential schedule: lr times X an epoch",
+        ),
+        flag(&["--lr-end"], "X", Kind::Float, "cosine schedule down to X"),
+        flag(&["--weight-decay"], "X", Kind::Float, "weight decay"),
+        flag(
+            &["--wdl"],
+            "X",
+            Kind::Float,
+            "share of the game result in the target",
+        ),
+        flag(
+            &["--scale"],
+            "CP",
+            Kind::Float,
+            "centipawns of the sigmoid's scale",
+        ),
+        flag(
+            &["--threads"],
+            "N",
+            Kind::Int,
+            "threads (default: one per CPU)",
+        ),
+        flag(&["--seed"], "S", Kind::Int, "random seed"),
+        flag(
+            &["--stop-after"],
+            "N",
+            Kind::Int,
+            "stop after epoch N, to go on with --resume",
+        ),
+        flag(
+            &["--validation"],
+            "N",
+            Kind::Int,
+            "hold out N random positions",
+        ),
+        flag(
+            &["--validation-data"],
+            "FILE",
+            Kind::Text,
+            "held-out games, not a random share",
+        ),
+        flag(
+            &["--checkpoint"],
+            "DIR",
+            Kind::Text,
+            "write a checkpoint each epoch here",
+        ),
+        flag(&["--resume"], "FILE", Kind::Text, "go on from a checkpoint"),
+        flag(
+            &["--init"],
+            "NET",
+            Kind::Text,
+            "start from a net's weights (can add buckets, widen)",
+        ),
+        flag(
+            &["--mirror"],
+            "",
+            Kind::Switch,
+            "files flipped on a seeded half of the samples",
+        ),
+        flag(&["--min-ply"], "N", Kind::Int, "no positions before ply N"),
+    ],
+    about: "train a network on binary datagen files",
+};
 
 /// Whether a hidden layer of `hidden` units per perspective is one the engine can load: a
 /// multiple of 32 from 32 to 4096.
@@ -66,28 +134,25 @@ fn valid_hidden(hidden: usize) -> bool {
 }
 
 /// Runs `betacut-lab train`.
-pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
-    let files = data_files(args)?;
-    if files.is_empty() {
-        return Err("train needs at least one binary data file".into());
-    }
-    let out: PathBuf = flag(args, "--out")?.ok_or("train needs --out FILE")?;
+pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
+    let files: Vec<PathBuf> = args.positionals().iter().map(PathBuf::from).collect();
+    let out: PathBuf = flag_value(args, "--out")?.ok_or("train needs --out FILE")?;
     let defaults = TrainConfig::default();
-    let buckets: Option<usize> = flag(args, "--output-buckets")?;
+    let buckets: Option<usize> = flag_value(args, "--output-buckets")?;
     if let Some(b) = buckets {
         if !(1..=betacut::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&b) {
             return Err(format!("--output-buckets {b}: must be between 1 and 16"));
         }
     }
-    let hidden: Option<usize> = flag(args, "--hidden")?;
+    let hidden: Option<usize> = flag_value(args, "--hidden")?;
     if let Some(h) = hidden.filter(|&h| !valid_hidden(h)) {
         return Err(format!(
             "--hidden {h}: must be a multiple of 32 between 32 and 4096"
         ));
     }
     let resume = match (
-        flag::<PathBuf>(args, "--resume")?,
-        flag::<PathBuf>(args, "--init")?,
+        flag_value::<PathBuf>(args, "--resume")?,
+        flag_value::<PathBuf>(args, "--init")?,
     ) {
         (Some(_), Some(_)) => {
             return Err("--resume (a checkpoint) and --init (a net) exclude each other".into())
@@ -111,7 +176,7 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
             // A wider run than the net: the net widened, its new units silent at first.
             match hidden {
                 Some(h) if h > net.hidden() => {
-                    let seed = flag(args, "--seed")?.unwrap_or(defaults.seed);
+                    let seed = flag_value(args, "--seed")?.unwrap_or(defaults.seed);
                     let wide = FloatNetwork::from_network(&net)
                         .widened(h, seed)
                         .ok_or_else(|| format!("--hidden {h} cannot widen the --init net"))?;
@@ -150,8 +215,8 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
         ));
     }
     let (random_share, validation_file) = match (
-        flag::<usize>(args, "--validation")?,
-        flag::<PathBuf>(args, "--validation-data")?,
+        flag_value::<usize>(args, "--validation")?,
+        flag_value::<PathBuf>(args, "--validation-data")?,
     ) {
         (Some(_), Some(_)) => {
             return Err(
@@ -165,29 +230,31 @@ pub fn run_train(args: &[String]) -> Result<ExitCode, String> {
     let mut config = TrainConfig {
         hidden,
         output_buckets: buckets,
-        epochs: flag(args, "--epochs")?.unwrap_or(defaults.epochs),
-        stop_after: flag(args, "--stop-after")?,
-        batch: flag(args, "--batch")?.unwrap_or(defaults.batch),
-        lr: flag(args, "--lr")?.unwrap_or(defaults.lr),
-        schedule: match flag::<f32>(args, "--lr-end")? {
-            Some(end) if flag::<f32>(args, "--lr-decay")?.is_some() => {
+        epochs: flag_value(args, "--epochs")?.unwrap_or(defaults.epochs),
+        stop_after: flag_value(args, "--stop-after")?,
+        batch: flag_value(args, "--batch")?.unwrap_or(defaults.batch),
+        lr: flag_value(args, "--lr")?.unwrap_or(defaults.lr),
+        schedule: match flag_value::<f32>(args, "--lr-end")? {
+            Some(end) if flag_value::<f32>(args, "--lr-decay")?.is_some() => {
                 return Err(format!(
                     "--lr-end {end} (a cosine schedule) and --lr-decay (an exponential one) \
                      exclude each other"
                 ))
             }
             Some(end) => Schedule::Cosine(end),
-            None => flag(args, "--lr-decay")?.map_or(defaults.schedule, Schedule::Exponential),
+            None => {
+                flag_value(args, "--lr-decay")?.map_or(defaults.schedule, Schedule::Exponential)
+            }
         },
-        weight_decay: flag(args, "--weight-decay")?.unwrap_or(defaults.weight_decay),
-        wdl: flag(args, "--wdl")?.unwrap_or(defaults.wdl),
-        scale: flag(args, "--scale")?.unwrap_or(defaults.scale),
-        threads: flag(args, "--threads")?.unwrap_or_else(default_threads),
-        seed: flag(args, "--seed")?.unwrap_or(defaults.seed),
+        weight_decay: flag_value(args, "--weight-decay")?.unwrap_or(defaults.weight_decay),
+        wdl: flag_value(args, "--wdl")?.unwrap_or(defaults.wdl),
+        scale: flag_value(args, "--scale")?.unwrap_or(defaults.scale),
+        threads: flag_value(args, "--threads")?.unwrap_or_else(default_threads),
+        seed: flag_value(args, "--seed")?.unwrap_or(defaults.seed),
         validation: Validation::Random(random_share),
-        checkpoint_dir: flag(args, "--checkpoint")?,
-        mirror: args.iter().any(|a| a == "--mirror"),
-        min_ply: flag(args, "--min-ply")?.unwrap_or(defaults.min_ply),
+        checkpoint_dir: flag_value(args, "--checkpoint")?,
+        mirror: args.has("--mirror"),
+        min_ply: flag_value(args, "--min-ply")?.unwrap_or(defaults.min_ply),
     };
 
     let start = Instant::now();

@@ -1,32 +1,19 @@
-//! Helpers the command lines share (the engine's `betacut` and the lab's `betacut-lab`): a
-//! flag's value, the evaluation a tool uses (`--net FILE`, `--hce`), the default thread count,
+//! Helpers the command lines share (the engine's `betacut` and the lab's `betacut-lab`): the
+//! evaluation a tool uses (`--net FILE`, `--hce`), the default thread count,
 //! and a clock for progress lines.
 
 use crate::eval::nnue::embedded::embedded_network;
 use crate::eval::nnue::Network;
+use crate::tools::command::Parsed;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The value after the flag `name` in `args`, parsed: `None` if the flag is absent, an error
-/// naming the flag if its value is missing or does not parse.
-pub fn flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, String> {
-    match args.iter().position(|a| a == name) {
-        None => Ok(None),
-        Some(i) => {
-            let text = args.get(i + 1).ok_or(format!("{name} needs a value"))?;
-            text.parse::<T>()
-                .map(Some)
-                .map_err(|_| format!("bad value {text:?} for {name}"))
-        }
-    }
-}
-
 /// The evaluation a tool uses: `--net FILE` that network, `--hce` the hand-crafted evaluation
 /// (`None`), otherwise the built-in one (the network embedded in the binary, if it has one).
-pub fn net_option(args: &[String]) -> Result<Option<Arc<Network>>, String> {
-    let net = flag::<PathBuf>(args, "--net")?;
-    if args.iter().any(|a| a == "--hce") {
+pub fn net_option(args: &Parsed) -> Result<Option<Arc<Network>>, String> {
+    let net = args.text("--net").map(PathBuf::from);
+    if args.has("--hce") {
         return match net {
             Some(_) => Err("--net and --hce exclude each other".to_string()),
             None => Ok(None),
@@ -53,24 +40,8 @@ pub fn clock(d: Duration) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{clock, flag};
+    use super::clock;
     use std::time::Duration;
-
-    #[test]
-    fn a_flag_value_is_parsed_or_named_in_the_error() {
-        let args: Vec<String> = ["x", "--depth", "7", "--nodes", "many"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(flag::<u32>(&args, "--depth"), Ok(Some(7)));
-        assert_eq!(flag::<u32>(&args, "--hash"), Ok(None));
-        let Err(message) = flag::<u64>(&args, "--nodes") else {
-            panic!("`many` is no number");
-        };
-        assert!(message.contains("--nodes"), "{message}");
-        let last = vec!["--depth".to_string()];
-        assert!(flag::<u32>(&last, "--depth").is_err());
-    }
 
     #[test]
     fn the_clock_reads_hours_minutes_seconds() {

@@ -6,47 +6,18 @@ use crate::book::make::{write_book, BookMaker, MakeOptions, DEFAULT_MIN_GAMES, D
 use crate::book::pgn::PgnReader;
 use crate::book::player::share_lines;
 use crate::book::reader::{total_weight, Book};
+use crate::tools::command::Parsed;
 use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Runs `book make ...` or `book show ...` (`args` after the word `book`).
-pub fn run(args: &[String]) -> Result<ExitCode, String> {
-    match args.first().map(String::as_str) {
-        Some("make") => make(&args[1..]),
-        Some("show") => show(&args[1..]),
-        Some(other) => Err(format!("unknown book command {other:?} (make or show)")),
-        None => Err("book needs make or show".to_string()),
-    }
-}
-
-/// The value after `--name`, as a number.
-fn number_flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, String> {
-    match args.iter().position(|a| a == name) {
-        None => Ok(None),
-        Some(i) => {
-            let text = args.get(i + 1).ok_or(format!("{name} needs a value"))?;
-            text.parse::<T>()
-                .map(Some)
-                .map_err(|_| format!("bad value {text:?} for {name}"))
-        }
-    }
-}
-
-fn make(args: &[String]) -> Result<ExitCode, String> {
-    let (Some(pgn_path), Some(out_path)) = (args.first(), args.get(1)) else {
-        return Err("book make needs a PGN file and an output file".to_string());
-    };
-    for (i, arg) in args.iter().enumerate().skip(2) {
-        let is_value = i > 2 && matches!(args[i - 1].as_str(), "--plies" | "--min-games");
-        if !is_value && !matches!(arg.as_str(), "--plies" | "--min-games") {
-            return Err(format!("unknown argument {arg:?} for book make"));
-        }
-    }
+/// Runs `book make <games.pgn> <out.bin> [--plies N] [--min-games N]`.
+pub fn make(args: &Parsed) -> Result<ExitCode, String> {
+    let (pgn_path, out_path) = (&args.positionals()[0], &args.positionals()[1]);
     let options = MakeOptions {
-        plies: number_flag(args, "--plies")?.unwrap_or(DEFAULT_PLIES),
-        min_games: number_flag(args, "--min-games")?.unwrap_or(DEFAULT_MIN_GAMES),
+        plies: args.value("--plies")?.unwrap_or(DEFAULT_PLIES),
+        min_games: args.value("--min-games")?.unwrap_or(DEFAULT_MIN_GAMES),
     };
     let file = File::open(pgn_path).map_err(|e| format!("cannot read {pgn_path}: {e}"))?;
     let mut maker = BookMaker::new(options);
@@ -84,12 +55,11 @@ fn make(args: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(args: &[String]) -> Result<ExitCode, String> {
-    let path = args
-        .first()
-        .ok_or("book show needs a book file".to_string())?;
+/// Runs `book show <book.bin> [FEN]`.
+pub fn show(args: &Parsed) -> Result<ExitCode, String> {
+    let path = &args.positionals()[0];
     let mut book = Book::open(Path::new(path)).map_err(|e| e.to_string())?;
-    let fen = args[1..].join(" ");
+    let fen = args.positionals()[1..].join(" ");
     let pos = if fen.trim().is_empty() {
         Position::startpos()
     } else {

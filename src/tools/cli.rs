@@ -3,7 +3,8 @@
 //! `perft-suite`, `bench`, `epd`, `tunables`, `book`, `probe` and `annotate`. Data generation,
 //! training and tuning are the lab's (`betacut-lab`, in lab/).
 
-use super::args::{flag, net_option};
+use super::args::net_option;
+use super::command::{Command, Flag, Kind, Parsed, Positional};
 use super::{epd, perft, probe};
 use crate::board::Position;
 use crate::search::bench;
@@ -13,44 +14,306 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Usage of the whole command line.
-pub const USAGE: &str = "usage:
+const fn flag(
+    names: &'static [&'static str],
+    value: &'static str,
+    kind: Kind,
+    help: &'static str,
+) -> Flag {
+    Flag {
+        names,
+        value,
+        kind,
+        help,
+    }
+}
+
+const fn positional(name: &'static str, required: bool, many: bool) -> Positional {
+    Positional {
+        name,
+        required,
+        many,
+    }
+}
+
+const fn command(
+    name: &'static str,
+    positionals: &'static [Positional],
+    flags: &'static [Flag],
+    about: &'static str,
+) -> Command {
+    Command {
+        program: "betacut",
+        name,
+        positionals,
+        flags,
+        about,
+    }
+}
+
+/// `--net FILE`: the evaluation of bench, epd and annotate.
+pub const NET: Flag = flag(
+    &["--net"],
+    "FILE",
+    Kind::Text,
+    "evaluate with this network (default: the built-in one)",
+);
+/// `--hce`: the hand-crafted evaluation.
+pub const HCE: Flag = flag(
+    &["--hce"],
+    "",
+    Kind::Switch,
+    "evaluate with the hand-crafted evaluation",
+);
+const FEN: Flag = flag(
+    &["--fen"],
+    "FEN",
+    Kind::Words,
+    "the position (one quoted word or several; default: the start position)",
+);
+const THREADS: Flag = flag(&["--threads"], "N", Kind::Int, "search threads");
+const HASH: Flag = flag(&["--hash"], "MB", Kind::Int, "hash table size (default 64)");
+
+/// `betacut perft`.
+pub const PERFT: Command = command(
+    "perft",
+    &[positional("<depth>", true, false)],
+    &[FEN],
+    "count leaf nodes, print time and Mnps",
+);
+/// `betacut divide`.
+pub const DIVIDE: Command = command(
+    "divide",
+    &[positional("<depth>", true, false)],
+    &[FEN],
+    "perft split by root move",
+);
+/// `betacut perft-suite`.
+pub const PERFT_SUITE: Command = command(
+    "perft-suite",
+    &[positional("<file.epd>", true, false)],
+    &[flag(
+        &["--max-depth"],
+        "N",
+        Kind::Int,
+        "check no deeper than N",
+    )],
+    "check an EPD perft suite (exit 1 on mismatch)",
+);
+/// `betacut bench`.
+pub const BENCH: Command = command(
+    "bench",
+    &[positional("[depth]", false, false)],
+    &[NET, HCE],
+    "fixed positions, fixed depth: `<nodes> nodes <nps> nps`",
+);
+/// `betacut epd`.
+pub const EPD: Command = command(
+    "epd",
+    &[positional("<file.epd>", true, false)],
+    &[
+        flag(
+            &["--movetime"],
+            "MS",
+            Kind::Int,
+            "time a position (default 1000)",
+        ),
+        flag(
+            &["--depth"],
+            "N",
+            Kind::Int,
+            "search each position to depth N",
+        ),
+        flag(&["--nodes"], "N", Kind::Int, "search each position N nodes"),
+        THREADS,
+        HASH,
+        NET,
+        HCE,
+        flag(
+            &["--verbose"],
+            "",
+            Kind::Switch,
+            "print every iteration of every search",
+        ),
+    ],
+    "run a bm/am test suite, print solved/total
+     (exit 1 if a position was not solved)",
+);
+/// `betacut tunables`.
+pub const TUNABLES: Command = command(
+    "tunables",
+    &[],
+    &[],
+    "the search constants SPSA tunes (scripts/spsa.py):
+     `name default min max step` per line; a build
+     with the feature `tune` takes them as UCI options",
+);
+/// `betacut book make`.
+pub const BOOK_MAKE: Command = command(
+    "book make",
+    &[
+        positional("<games.pgn>", true, false),
+        positional("<out.bin>", true, false),
+    ],
+    &[
+        flag(
+            &["--plies"],
+            "N",
+            Kind::Int,
+            "book moves up to ply N (default 24)",
+        ),
+        flag(
+            &["--min-games"],
+            "N",
+            Kind::Int,
+            "moves seen in at least N games (default 3)",
+        ),
+    ],
+    "make a Polyglot book from PGN games",
+);
+/// `betacut book show`.
+pub const BOOK_SHOW: Command = command(
+    "book show",
+    &[
+        positional("<book.bin>", true, false),
+        positional("[FEN]", false, true),
+    ],
+    &[],
+    "a book's moves for a position (default: start)",
+);
+/// `betacut probe`.
+pub const PROBE: Command = command(
+    "probe",
+    &[positional("[FEN]", false, true)],
+    &[
+        flag(
+            &["--syzygy"],
+            "DIRS",
+            Kind::Text,
+            "table directories, separated by `:` (`;` on Windows)",
+        ),
+        flag(
+            &["--file"],
+            "F",
+            Kind::Text,
+            "probe every position of this file",
+        ),
+        flag(
+            &["--bench"],
+            "ROUNDS",
+            Kind::OptionalInt,
+            "time the WDL probes instead (default 20 rounds)",
+        ),
+    ],
+    "Syzygy WDL and DTZ: `<FEN> ;wdl W ;dtz D` per
+     position (default: the start position)",
+);
+/// `betacut annotate`.
+pub const ANNOTATE: Command = command(
+    "annotate",
+    &[positional("<games.pgn>", true, false)],
+    &[
+        flag(
+            &["-o", "--output"],
+            "FILE",
+            Kind::Text,
+            "write the PGN here (default: stdout)",
+        ),
+        flag(
+            &["--movetime"],
+            "MS",
+            Kind::Int,
+            "time a position (default 1000)",
+        ),
+        flag(
+            &["--nodes"],
+            "N",
+            Kind::Int,
+            "search N nodes a position, one thread (repeatable)",
+        ),
+        flag(
+            &["--depth"],
+            "D",
+            Kind::Int,
+            "search each position to depth D",
+        ),
+        THREADS,
+        HASH,
+        flag(
+            &["--syzygy"],
+            "DIRS",
+            Kind::Text,
+            "Syzygy tables for the endgame",
+        ),
+        flag(
+            &["--book"],
+            "FILE",
+            Kind::Text,
+            "Polyglot book: its moves are not judged",
+        ),
+        flag(
+            &["--side"],
+            "white|black|both",
+            Kind::Text,
+            "whose moves to judge",
+        ),
+        flag(&["--from-move"], "N", Kind::Int, "judge from move N on"),
+        flag(
+            &["--graph"],
+            "DIR",
+            Kind::Text,
+            "an SVG evaluation graph per game in DIR",
+        ),
+        NET,
+        HCE,
+    ],
+    "review games: [%eval] after every move, ?! ? ??
+     and ! from the expected score lost, the best line
+     after mistakes, a summary per side
+     (exit 1 if a game was skipped)",
+);
+
+/// Every tool command, in the order of the help.
+pub const COMMANDS: [Command; 11] = [
+    PERFT,
+    DIVIDE,
+    PERFT_SUITE,
+    BENCH,
+    EPD,
+    TUNABLES,
+    BOOK_MAKE,
+    BOOK_SHOW,
+    PROBE,
+    ANNOTATE,
+    // Kept last so that the help lists the tools first.
+    XBOARD,
+];
+
+/// `betacut xboard | uci`.
+const XBOARD: Command = command(
+    "xboard",
+    &[],
+    &[],
+    "the protocol loop, naming the protocol in advance (or `uci`)",
+);
+
+/// The head of the help: playing and the version.
+const HEAD: &str = "usage:
   betacut                                  play: XBoard (CECP v2) or UCI on stdin/stdout, as the
                                            first command says (`uci`, or `xboard`/`protover`)
   betacut xboard | uci                     the same, naming the protocol in advance
   betacut --version                        print name and version
-  betacut perft <depth> [--fen FEN]        count leaf nodes, print time and Mnps
-  betacut divide <depth> [--fen FEN]       perft split by root move
-  betacut perft-suite <file.epd> [--max-depth N]
-                                           check an EPD perft suite (exit 1 on mismatch)
-  betacut bench [depth] [--net FILE|--hce] fixed positions, fixed depth: `<nodes> nodes <nps> nps`
-  betacut epd <file.epd> [--movetime MS] [--depth N] [--nodes N] [--threads N] [--hash MB]
-                  [--net FILE|--hce] [--verbose]
-                                           run a bm/am test suite, print solved/total
-                                           (exit 1 if a position was not solved;
-                                           --verbose: every iteration of every search)
-  (bench, epd, annotate: the built-in evaluation unless --net FILE names a network or --hce
-   asks for the hand-crafted evaluation)
-  betacut tunables                         the search constants SPSA tunes (scripts/spsa.py):
-                                           `name default min max step` per line; a build
-                                           with the feature `tune` takes them as UCI options
-  betacut book make <games.pgn> <out.bin> [--plies N] [--min-games N]
-                                           make a Polyglot book from PGN games (defaults: 24
-                                           plies, moves seen in at least 3 games)
-  betacut book show <book.bin> [FEN]       a book's moves for a position (default: start)
+  betacut --help [COMMAND]                 this help, or one command's usage and flags";
 
-  betacut probe --syzygy DIRS [FEN | --file F] [--bench [ROUNDS]]
-                                           Syzygy WDL and DTZ: `<FEN> ;wdl W ;dtz D` per
-                                           position (DIRS separated by `:`, `;` on Windows;
-                                           --bench: time the WDL probes instead)
-  betacut annotate <games.pgn> [-o out.pgn] [--movetime MS | --nodes N | --depth D]
-                  [--threads N] [--hash MB] [--syzygy DIRS] [--book FILE]
-                  [--side white|black|both] [--from-move N] [--graph DIR] [--net FILE|--hce]
-                                           review games: [%eval] after every move, ?! ? ??
-                                           and ! from the expected score lost, the best line
-                                           after mistakes, a summary per side; --graph: an
-                                           SVG per game (default 1 s a position; --nodes: one
-                                           thread, repeatable; exit 1 if a game was skipped)";
+/// Usage of the whole command line: every command's entry.
+pub fn usage() -> String {
+    let mut text = HEAD.to_string();
+    for command in COMMANDS.iter().filter(|c| c.name != "xboard") {
+        text.push('\n');
+        text.push_str(&command.entry());
+    }
+    text
+}
 
 /// Runs the command line `args` (without the program name) and returns the exit code; errors
 /// print the command's usage (all of it for an unknown command) to standard error and exit
@@ -59,39 +322,32 @@ pub fn main(args: &[String]) -> ExitCode {
     match run(args) {
         Ok(code) => code,
         Err(message) => {
-            let usage = args
-                .first()
-                .and_then(|command| command_usage(command))
-                .unwrap_or_else(|| USAGE.to_string());
+            let usage = command_usage(args).unwrap_or_else(usage);
             eprintln!("betacut: {message}\n{usage}");
             ExitCode::from(2)
         }
     }
 }
 
-/// The part of [`USAGE`] about `command`: its entries (`book` has two) with their
-/// continuation and description lines, or `None` for a word that is no command.
-pub fn command_usage(command: &str) -> Option<String> {
-    // `uci` shares its entry with `xboard`.
-    let command = if command == "uci" { "xboard" } else { command };
-    let starts = |line: &str| {
-        line.strip_prefix("  betacut ").is_some_and(|rest| {
-            rest.split([' ', '|'])
-                .next()
-                .is_some_and(|word| word == command)
-        })
+/// The definition of the command `args` starts with (`book` needs its second word), or `None`
+/// for a word that is no command.
+pub fn find_command(args: &[String]) -> Option<&'static Command> {
+    let first = args.first()?.as_str();
+    let first = if first == "uci" { "xboard" } else { first };
+    let name = match (first, args.get(1)) {
+        ("book", Some(sub)) => format!("book {sub}"),
+        _ => first.to_string(),
     };
-    let mut lines = Vec::new();
-    let mut inside = false;
-    for line in USAGE.lines().skip(1) {
-        if line.starts_with("  betacut ") || line.trim().is_empty() || line.starts_with("  (") {
-            inside = starts(line);
-        }
-        if inside {
-            lines.push(line);
-        }
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
+/// The usage of the command `args` start with: `book` alone shows both of its commands.
+pub fn command_usage(args: &[String]) -> Option<String> {
+    if let Some(command) = find_command(args) {
+        return Some(command.usage());
     }
-    (!lines.is_empty()).then(|| format!("usage:\n{}", lines.join("\n")))
+    (args.first().map(String::as_str) == Some("book"))
+        .then(|| format!("{}\n{}", BOOK_MAKE.usage(), BOOK_SHOW.usage()))
 }
 
 /// True if `args` ask for help: `--help` or `-h` anywhere among them.
@@ -108,7 +364,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let rest = &args[1..];
     // `betacut COMMAND --help`: that command's usage on standard output.
     if asks_for_help(rest) {
-        if let Some(usage) = command_usage(command) {
+        if let Some(usage) = command_usage(args) {
             println!("{usage}");
             return Ok(ExitCode::SUCCESS);
         }
@@ -118,25 +374,39 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             crate::protocol::run_stdio_with(command);
             Ok(ExitCode::SUCCESS)
         }
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
+        "-h" | "--help" | "help" => match rest {
+            [] => {
+                println!("{}", usage());
+                Ok(ExitCode::SUCCESS)
+            }
+            _ => {
+                let usage = command_usage(rest)
+                    .ok_or_else(|| format!("unknown command {:?}", rest.join(" ")))?;
+                println!("{usage}");
+                Ok(ExitCode::SUCCESS)
+            }
+        },
         "-v" | "--version" | "version" => {
             println!("{}", crate::engine::engine_name());
             Ok(ExitCode::SUCCESS)
         }
-        "perft" | "divide" => run_perft(command == "perft", rest),
-        "perft-suite" => run_perft_suite(rest),
-        "bench" => run_bench(rest),
-        "epd" => run_epd(rest),
+        "perft" => run_perft(true, &parse(&PERFT, rest)?),
+        "divide" => run_perft(false, &parse(&DIVIDE, rest)?),
+        "perft-suite" => run_perft_suite(&parse(&PERFT_SUITE, rest)?),
+        "bench" => run_bench(&parse(&BENCH, rest)?),
+        "epd" => run_epd(&parse(&EPD, rest)?),
         "tunables" if rest.is_empty() => {
             print!("{}", crate::search::params::table_text());
             Ok(ExitCode::SUCCESS)
         }
-        "book" => super::book::run(rest),
-        "probe" => run_probe(rest),
-        "annotate" => super::annotate::run(rest),
+        "book" => match rest.first().map(String::as_str) {
+            Some("make") => super::book::make(&parse(&BOOK_MAKE, &rest[1..])?),
+            Some("show") => super::book::show(&parse(&BOOK_SHOW, &rest[1..])?),
+            Some(other) => Err(format!("unknown book command {other:?} (make or show)")),
+            None => Err("book needs make or show".to_string()),
+        },
+        "probe" => run_probe(&parse(&PROBE, rest)?),
+        "annotate" => super::annotate::run(&parse(&ANNOTATE, rest)?),
         "xboard" | "uci" | "tunables" => Err(format!(
             "{command} takes no arguments (given: {})",
             rest.join(" ")
@@ -145,12 +415,17 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     }
 }
 
-fn run_perft(total_only: bool, args: &[String]) -> Result<ExitCode, String> {
-    let text = args.first().ok_or("missing depth")?;
+/// `args` parsed by `command`'s definition, the error as text.
+fn parse(command: &Command, args: &[String]) -> Result<Parsed, String> {
+    command.parse(args).map_err(|e| e.to_string())
+}
+
+fn run_perft(total_only: bool, args: &Parsed) -> Result<ExitCode, String> {
+    let text = &args.positionals()[0];
     let depth = text
         .parse::<u32>()
         .map_err(|_| format!("bad depth {text:?}"))?;
-    let mut pos = position_option(&args[1..])?;
+    let mut pos = position_option(args)?;
     let start = Instant::now();
     let nodes = if total_only {
         perft::perft(&mut pos, depth)
@@ -170,9 +445,9 @@ fn run_perft(total_only: bool, args: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_perft_suite(args: &[String]) -> Result<ExitCode, String> {
-    let path = args.first().ok_or("perft-suite needs a file")?;
-    let max_depth = flag::<u32>(args, "--max-depth")?;
+fn run_perft_suite(args: &Parsed) -> Result<ExitCode, String> {
+    let path = &args.positionals()[0];
+    let max_depth = args.value::<u32>("--max-depth")?;
     let entries = perft::load_suite(Path::new(path)).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let summary = perft::run_suite(&entries, max_depth, |entry, depth, found| {
@@ -204,23 +479,15 @@ fn run_perft_suite(args: &[String]) -> Result<ExitCode, String> {
 }
 
 /// `--fen FEN...` (the FEN may be one quoted argument or several words) or the start position.
-fn position_option(args: &[String]) -> Result<Position, String> {
-    match args.iter().position(|a| a == "--fen") {
-        Some(i) => {
-            let words: Vec<&str> = args[i + 1..]
-                .iter()
-                .take_while(|a| !a.starts_with("--"))
-                .map(String::as_str)
-                .collect();
-            let fen = words.join(" ");
-            Position::from_fen(&fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))
-        }
+fn position_option(args: &Parsed) -> Result<Position, String> {
+    match args.text("--fen") {
+        Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN {fen:?}: {e}")),
         None => Ok(Position::startpos()),
     }
 }
 
-fn run_bench(args: &[String]) -> Result<ExitCode, String> {
-    let depth = match args.first().filter(|a| !a.starts_with("--")) {
+fn run_bench(args: &Parsed) -> Result<ExitCode, String> {
+    let depth = match args.positionals().first() {
         Some(text) => text
             .parse::<u32>()
             .map_err(|_| format!("bad depth {text:?}"))?,
@@ -237,19 +504,19 @@ fn run_bench(args: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_epd(args: &[String]) -> Result<ExitCode, String> {
-    let path = args.first().ok_or("epd needs a file")?;
+fn run_epd(args: &Parsed) -> Result<ExitCode, String> {
+    let path = &args.positionals()[0];
     let cases = epd::load_epd(Path::new(path)).map_err(|e| e.to_string())?;
     let limits = epd::suite_limits(
-        flag(args, "--movetime")?,
-        flag(args, "--depth")?,
-        flag(args, "--nodes")?,
+        args.value("--movetime")?,
+        args.value("--depth")?,
+        args.value("--nodes")?,
     );
-    let threads = flag(args, "--threads")?.unwrap_or(1);
-    let hash = flag(args, "--hash")?.unwrap_or(64);
+    let threads = args.value("--threads")?.unwrap_or(1);
+    let hash = args.value("--hash")?.unwrap_or(64);
     let network = net_option(args)?;
     let start = Instant::now();
-    let verbose = args.iter().any(|a| a == "--verbose");
+    let verbose = args.has("--verbose");
     let mut show_iteration = |pos: &mut Position, r: &SearchReport| {
         if verbose {
             println!(
@@ -296,54 +563,33 @@ fn run_epd(args: &[String]) -> Result<ExitCode, String> {
     })
 }
 
-fn run_probe(args: &[String]) -> Result<ExitCode, String> {
-    let dirs = flag::<String>(args, "--syzygy")?.ok_or("probe needs --syzygy DIR")?;
-    let tables = crate::tb::Tablebases::open(&dirs).map_err(|e| e.to_string())?;
+fn run_probe(args: &Parsed) -> Result<ExitCode, String> {
+    let dirs = args.text("--syzygy").ok_or("probe needs --syzygy DIRS")?;
+    let tables = crate::tb::Tablebases::open(dirs).map_err(|e| e.to_string())?;
     for problem in tables.problems() {
         eprintln!("betacut: {problem}");
     }
-    let lines: Vec<String> = match flag::<PathBuf>(args, "--file")? {
-        Some(path) => std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+    let fen = args.positionals().join(" ");
+    let lines: Vec<String> = match args.text("--file") {
+        Some(_) if !fen.is_empty() => {
+            return Err("probe takes a FEN or --file, not both".to_string())
+        }
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {path}: {e}"))?
             .lines()
             .filter_map(probe::fen_of_line)
             .map(str::to_string)
             .collect(),
-        None => {
-            // The FEN: every word that is not an option or an option's value.
-            let mut words = Vec::new();
-            let mut skip = false;
-            for arg in args {
-                if skip {
-                    skip = false;
-                } else if arg == "--syzygy" || arg == "--file" {
-                    skip = true;
-                } else if arg == "--bench" {
-                } else if arg.parse::<u32>().is_ok() && words.is_empty() {
-                    // `--bench ROUNDS` before any FEN.
-                } else {
-                    words.push(arg.as_str());
-                }
-            }
-            let fen = words.join(" ");
-            vec![if fen.is_empty() {
-                crate::board::START_FEN.to_string()
-            } else {
-                fen
-            }]
-        }
+        None if fen.is_empty() => vec![crate::board::START_FEN.to_string()],
+        None => vec![fen],
     };
-    if let Some(i) = args.iter().position(|a| a == "--bench") {
-        let rounds = args
-            .get(i + 1)
-            .and_then(|r| r.parse::<u32>().ok())
-            .unwrap_or(20)
-            .max(1);
+    if args.has("--bench") {
+        let rounds = args.value::<u32>("--bench")?.unwrap_or(20).max(1);
         let positions: Vec<Position> = lines
             .iter()
             .filter_map(|fen| Position::from_fen(fen).ok())
             .collect();
-        let dirs: Vec<PathBuf> = std::env::split_paths(&dirs).collect();
+        let dirs: Vec<PathBuf> = std::env::split_paths(dirs).collect();
         probe::bench(&dirs, &positions, rounds)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -362,75 +608,4 @@ fn run_probe(args: &[String]) -> Result<ExitCode, String> {
     } else {
         ExitCode::from(1)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{command_usage, run, USAGE};
-    use std::process::ExitCode;
-
-    #[test]
-    fn each_command_has_its_own_usage() {
-        let commands = [
-            "xboard",
-            "uci",
-            "perft",
-            "divide",
-            "perft-suite",
-            "bench",
-            "epd",
-            "tunables",
-            "book",
-            "probe",
-            "annotate",
-        ];
-        for command in commands {
-            let Some(usage) = command_usage(command) else {
-                panic!("no usage for {command}");
-            };
-            let entries: Vec<&str> = usage
-                .lines()
-                .filter(|l| l.starts_with("  betacut "))
-                .collect();
-            // Its own entries only: `book` has two, every other command one.
-            assert_eq!(entries.len(), 1 + usize::from(command == "book"), "{usage}");
-            let named = if command == "uci" { "xboard" } else { command };
-            assert!(
-                entries
-                    .iter()
-                    .all(|e| e.starts_with(&format!("  betacut {named} "))),
-                "{usage}"
-            );
-        }
-        // The continuation and description lines come with their entry.
-        assert!(command_usage("epd").is_some_and(|u| u.contains("--verbose")));
-        assert!(command_usage("annotate").is_some_and(|u| u.contains("exit 1 if a game")));
-        assert!(command_usage("bench").is_some_and(|u| !u.contains("bm/am")));
-        assert_eq!(command_usage("castle"), None);
-        // The lab's commands are not the engine's.
-        for lab in ["datagen", "datagen-text", "tune", "train"] {
-            assert_eq!(command_usage(lab), None, "{lab}");
-            assert!(run(&[lab.to_string()]).is_err(), "{lab}");
-        }
-        assert!(USAGE.contains(&command_usage("probe").unwrap_or_default()[7..]));
-    }
-
-    #[test]
-    fn help_after_a_command_succeeds_and_stray_arguments_are_named() {
-        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(run(&args(&["perft", "--help"])), Ok(ExitCode::SUCCESS));
-        assert_eq!(
-            run(&args(&["annotate", "games.pgn", "-h"])),
-            Ok(ExitCode::SUCCESS)
-        );
-        let Err(message) = run(&args(&["tunables", "x"])) else {
-            panic!("tunables x is refused");
-        };
-        assert!(message.contains("takes no arguments"), "{message}");
-        let Err(message) = run(&args(&["xboard", "now"])) else {
-            panic!("xboard now is refused");
-        };
-        assert!(message.contains("xboard takes no arguments"), "{message}");
-        assert!(run(&args(&["castle", "--help"])).is_err());
-    }
 }

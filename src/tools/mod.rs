@@ -7,6 +7,7 @@ pub mod annotate;
 pub mod args;
 pub mod book;
 pub mod cli;
+pub mod command;
 pub mod epd;
 pub mod input;
 pub mod perft;

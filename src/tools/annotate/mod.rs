@@ -20,7 +20,8 @@ pub mod summary;
 
 pub use error::GameError;
 
-use super::args::{clock, default_threads, flag, net_option};
+use super::args::{clock, default_threads, net_option};
+use super::command::Parsed;
 use crate::book::Book;
 use crate::search::{SearchLimits, Searcher};
 use crate::tb::Tablebases;
@@ -31,64 +32,27 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Options that take a value.
-const VALUE_OPTIONS: [&str; 13] = [
-    "-o",
-    "--output",
-    "--movetime",
-    "--nodes",
-    "--depth",
-    "--threads",
-    "--hash",
-    "--syzygy",
-    "--side",
-    "--from-move",
-    "--graph",
-    "--book",
-    "--net",
-];
-
 /// Exit status when some game was skipped (the others were annotated).
 pub const EXIT_SKIPPED: u8 = 1;
 
 /// Runs `betacut annotate` with `args` (after the command name): 0 when every game was
 /// annotated, 1 when some were skipped; an `Err` (exit 2) for a command line or a file it
 /// cannot use.
-pub fn run(args: &[String]) -> Result<ExitCode, String> {
-    let mut inputs = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        if VALUE_OPTIONS.contains(&arg) {
-            i += 2;
-        } else if arg == "--hce" {
-            i += 1;
-        } else if arg.starts_with("--") {
-            return Err(format!("annotate: unknown option {arg:?}"));
-        } else {
-            inputs.push(arg);
-            i += 1;
-        }
-    }
-    let [input] = inputs[..] else {
-        return Err("annotate needs one PGN file".to_string());
-    };
-    let output = match flag::<PathBuf>(args, "-o")? {
-        Some(path) => Some(path),
-        None => flag::<PathBuf>(args, "--output")?,
-    };
-    let nodes: Option<u64> = flag(args, "--nodes")?;
+pub fn run(args: &Parsed) -> Result<ExitCode, String> {
+    let input = &args.positionals()[0];
+    let output = args.text("-o").map(PathBuf::from);
+    let nodes: Option<u64> = args.value("--nodes")?;
     let mut limits = SearchLimits {
         nodes,
-        depth: flag(args, "--depth")?,
-        movetime: flag::<u64>(args, "--movetime")?.map(Duration::from_millis),
+        depth: args.value("--depth")?,
+        movetime: args.value::<u64>("--movetime")?.map(Duration::from_millis),
         ..SearchLimits::default()
     };
     if limits.nodes.is_none() && limits.depth.is_none() && limits.movetime.is_none() {
         limits.movetime = Some(Duration::from_secs(1));
     }
     let budget = budget_text(&limits);
-    let threads = match (nodes, flag::<usize>(args, "--threads")?) {
+    let threads = match (nodes, args.value::<usize>("--threads")?) {
         (Some(_), Some(n)) if n > 1 => {
             eprintln!("annotate: --nodes searches with one thread, so that the output repeats");
             1
@@ -96,11 +60,11 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         (Some(_), _) => 1,
         (None, given) => given.unwrap_or_else(default_threads),
     };
-    let sides: Sides = flag::<String>(args, "--side")?.map_or(Ok(Sides::Both), |s| s.parse())?;
-    let from_move: u32 = flag(args, "--from-move")?.unwrap_or(1);
-    let tables = match flag::<String>(args, "--syzygy")? {
+    let sides: Sides = args.text("--side").map_or(Ok(Sides::Both), str::parse)?;
+    let from_move: u32 = args.value("--from-move")?.unwrap_or(1);
+    let tables = match args.text("--syzygy") {
         Some(dirs) => {
-            let tables = Tablebases::open(&dirs).map_err(|e| e.to_string())?;
+            let tables = Tablebases::open(dirs).map_err(|e| e.to_string())?;
             for problem in tables.problems() {
                 eprintln!("annotate: {problem}");
             }
@@ -108,18 +72,18 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         None => None,
     };
-    let book = match flag::<PathBuf>(args, "--book")? {
-        Some(path) => Some(Book::open(&path).map_err(|e| e.to_string())?),
+    let book = match args.text("--book") {
+        Some(path) => Some(Book::open(Path::new(path)).map_err(|e| e.to_string())?),
         None => None,
     };
-    let graph_dir: Option<PathBuf> = flag(args, "--graph")?;
+    let graph_dir: Option<PathBuf> = args.text("--graph").map(PathBuf::from);
     if let Some(dir) = &graph_dir {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let mut searcher = Searcher::new(1);
     searcher
-        .set_hash_size(flag(args, "--hash")?.unwrap_or(64))
+        .set_hash_size(args.value("--hash")?.unwrap_or(64))
         .map_err(|e| e.to_string())?;
     searcher.set_threads(threads);
     searcher.set_network(net_option(args)?);
