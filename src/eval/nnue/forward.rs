@@ -268,8 +268,9 @@ pub(super) mod avx512 {
     }
 }
 
-/// NEON: 8 units an instruction; the products of the low and the high four units go into two
-/// sums by widening multiply-adds (`smlal`, `smlal2`), one product a lane each 8 units.
+/// NEON: 8 units an instruction, two vectors a step; the products of each vector's low and high
+/// four units go into their own sums by widening multiply-adds (`smlal`, `smlal2`), so each of
+/// the four sums gets one product a lane each 16 units, and is widened once a block.
 #[cfg(target_arch = "aarch64")]
 pub(super) mod neon {
     use super::{tail, BLOCK, QA};
@@ -282,33 +283,47 @@ pub(super) mod neon {
     /// `aarch64` targets' baseline), so this needs no check.
     #[inline]
     pub fn dot_pair(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i64 {
-        // SAFETY: the aarch64 targets enable NEON; the loads stay within the slices (below).
-        unsafe {
-            let zero = vdupq_n_s16(0);
-            let top = vdupq_n_s16(QA as i16);
-            let mut total = 0i64;
-            let (mut low, mut high) = (vdupq_n_s32(0), vdupq_n_s32(0));
-            let mut in_sum = 0;
-            for (acc, weights) in [(us, w_us), (them, w_them)] {
-                let whole = acc.len().min(weights.len()) / LANES * LANES;
-                for i in (0..whole).step_by(LANES) {
-                    // i + 8 <= whole <= the length of both slices: 8 values from within them.
+        dot(us, w_us) + dot(them, w_them)
+    }
+
+    /// One side's sum: blocks of at most [`BLOCK`] units, each summed in 32-bit lanes (at most
+    /// `BLOCK / 16` products a lane) and widened once.
+    #[inline(always)]
+    fn dot(acc: &[i16], weights: &[i16]) -> i64 {
+        let whole = acc.len().min(weights.len()) / LANES * LANES;
+        let mut total = 0i64;
+        let mut start = 0;
+        while start < whole {
+            let end = (start + BLOCK).min(whole);
+            // SAFETY: the aarch64 targets enable NEON; every load reads 8 values at an index
+            // i with i + 8 <= end <= whole <= the length of both slices.
+            unsafe {
+                let zero = vdupq_n_s16(0);
+                let top = vdupq_n_s16(QA as i16);
+                let mut sums = [vdupq_n_s32(0); 4];
+                let mut i = start;
+                let mut step = |i: usize, low: &mut int32x4_t, high: &mut int32x4_t| {
                     let a = vld1q_s16(acc.as_ptr().add(i));
                     let w = vld1q_s16(weights.as_ptr().add(i));
                     let v = vminq_s16(vmaxq_s16(a, zero), top);
                     let vw = vmulq_s16(v, w);
-                    low = vmlal_s16(low, vget_low_s16(v), vget_low_s16(vw));
-                    high = vmlal_high_s16(high, v, vw);
-                    in_sum += LANES;
-                    if in_sum == BLOCK {
-                        total += vaddlvq_s32(low) + vaddlvq_s32(high);
-                        (low, high, in_sum) = (vdupq_n_s32(0), vdupq_n_s32(0), 0);
-                    }
+                    *low = vmlal_s16(*low, vget_low_s16(v), vget_low_s16(vw));
+                    *high = vmlal_high_s16(*high, v, vw);
+                };
+                let [s0, s1, s2, s3] = &mut sums;
+                while i + 2 * LANES <= end {
+                    step(i, s0, s1);
+                    step(i + LANES, s2, s3);
+                    i += 2 * LANES;
                 }
-                total += tail(acc, weights, whole);
+                if i < end {
+                    step(i, s0, s1);
+                }
+                total += sums.iter().map(|&s| vaddlvq_s32(s)).sum::<i64>();
             }
-            total + vaddlvq_s32(low) + vaddlvq_s32(high)
+            start = end;
         }
+        total + tail(acc, weights, whole)
     }
 }
 
