@@ -197,3 +197,28 @@ fn good_command_lines_still_work() {
         "{out:?}"
     );
 }
+
+/// Runs `args` with standard output a pipe whose reader is already closed (as `| head` is once
+/// it has its lines): the command must end quietly with status 0, no panic on standard error.
+fn reader_gone(args: &[&str]) {
+    let (reader, writer) = std::io::pipe().unwrap_or_else(|e| panic!("no pipe: {e}"));
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_betacut"))
+        .args(args)
+        .stdout(writer)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run betacut {args:?}: {e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+}
+
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    reader_gone(&["help"]);
+    reader_gone(&["help", "perft"]);
+    reader_gone(&["version"]);
+    reader_gone(&["divide", "2"]);
+    reader_gone(&["tunables"]);
+    reader_gone(&["book", "show", "tests/data/books/performance.bin"]);
+}

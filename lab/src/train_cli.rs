@@ -274,7 +274,7 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
         config.validation = Validation::Last(held_out.len());
         data.extend(held_out);
     }
-    eprintln!(
+    betacut::errln!(
         "train: {} positions from {} file(s) loaded in {:.1} s{}; hidden {}, output buckets {}, \
          epochs {}, batch {}, \
          lr {} ({}){}, wdl {}, scale {}, {} thread(s), seed {}{}{}",
@@ -311,8 +311,10 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
         }
     );
     match &resume {
-        Some(c) if c.epochs_done > 0 => eprintln!("train: resuming after epoch {}", c.epochs_done),
-        Some(_) => eprintln!("train: starting from the weights of the --init net"),
+        Some(c) if c.epochs_done > 0 => {
+            betacut::errln!("train: resuming after epoch {}", c.epochs_done)
+        }
+        Some(_) => betacut::errln!("train: starting from the weights of the --init net"),
         None => {}
     }
     let mut last_line = Instant::now();
@@ -327,7 +329,7 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
         } => {
             if last_line.elapsed() >= Duration::from_secs(10) && done < total {
                 last_line = Instant::now();
-                eprintln!(
+                betacut::errln!(
                     "epoch {epoch}/{epochs}: {:.1} % ({done}/{total}), loss {loss:.6}, \
                      {positions_per_second:.0} positions/s",
                     100.0 * *done as f64 / (*total).max(1) as f64
@@ -335,7 +337,9 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
             }
         }
         Progress::Start { validation_loss } => {
-            eprintln!("epoch 0/{epochs}: validation loss {validation_loss:.6} (the --init net)");
+            betacut::errln!(
+                "epoch 0/{epochs}: validation loss {validation_loss:.6} (the --init net)"
+            );
         }
         Progress::Epoch(r) => {
             last_line = Instant::now();
@@ -346,7 +350,7 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
                 .checkpoint
                 .as_ref()
                 .map_or(String::new(), |c| format!(", checkpoint {}", c.display()));
-            eprintln!(
+            betacut::errln!(
                 "epoch {}/{epochs}: train loss {:.6}{validation}, lr {:.6}, {:.0} positions/s, \
                  {:.1} s (total {}){checkpoint}",
                 r.epoch,
@@ -361,7 +365,7 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
     .map_err(|e| e.to_string())?;
     let net = quantise(&state.net, &data).map_err(|e| e.to_string())?;
     save_net(&net, &out)?;
-    println!(
+    betacut::outln!(
         "network (hidden {}, {} output bucket(s)) written to {} after {} epochs in {}",
         net.hidden(),
         net.buckets(),

@@ -93,3 +93,19 @@ fn help_shows_each_command_with_its_flags_and_good_lines_run() {
         "{text}"
     );
 }
+
+#[test]
+fn a_closed_pipe_ends_help_quietly() {
+    for args in [&["help"][..], &["help", "tune"][..], &["version"][..]] {
+        let (reader, writer) = std::io::pipe().unwrap_or_else(|e| panic!("no pipe: {e}"));
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_betacut-lab"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run betacut-lab {args:?}: {e}"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

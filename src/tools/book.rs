@@ -26,11 +26,11 @@ pub fn make(args: &Parsed) -> Result<ExitCode, String> {
         let game = game.map_err(|e| format!("{pgn_path}: {e}"))?;
         let number = maker.games() + 1;
         for problem in &game.problems {
-            eprintln!("{pgn_path}: game {number}: {problem}");
+            crate::errln!("{pgn_path}: game {number}: {problem}");
         }
         let added = maker.add_game(&game);
         if let Some(why) = &added.problem {
-            eprintln!("{pgn_path}: game {number} (line {}): {why}", game.line);
+            crate::errln!("{pgn_path}: game {number} (line {}): {why}", game.line);
         }
         if added.plies > 0 {
             used += 1;
@@ -44,7 +44,7 @@ pub fn make(args: &Parsed) -> Result<ExitCode, String> {
     let out = File::create(out_path).map_err(|e| format!("cannot create {out_path}: {e}"))?;
     write_book(&entries, &mut BufWriter::new(out))
         .map_err(|e| format!("writing {out_path}: {e}"))?;
-    println!(
+    crate::outln!(
         "{games} games read, {used} used, {plies} plies (at most {} a game); {} entries for {} \
          positions (--min-games {}) written to {out_path}",
         options.plies,
@@ -67,22 +67,22 @@ pub fn show(args: &Parsed) -> Result<ExitCode, String> {
     };
     let raw = book.entries_for_key(pos.key()).map_err(|e| e.to_string())?;
     let moves = book.moves(&pos).map_err(|e| e.to_string())?;
-    println!("book {path}: {} entries", book.len());
-    println!("position {} (key {:016x})", pos.to_fen(), pos.key());
+    crate::outln!("book {path}: {} entries", book.len());
+    crate::outln!("position {} (key {:016x})", pos.to_fen(), pos.key());
     if moves.is_empty() {
-        println!("no book moves in this position");
+        crate::outln!("no book moves in this position");
     } else {
         for line in share_lines(&pos, &moves) {
-            println!("{line}");
+            crate::outln!("{line}");
         }
-        println!(
+        crate::outln!(
             "{} book moves, total weight {}",
             moves.len(),
             total_weight(&moves)
         );
     }
     if raw.len() > moves.len() {
-        println!(
+        crate::outln!(
             "{} entries with this key have a move that is not legal here (ignored)",
             raw.len() - moves.len()
         );

@@ -323,7 +323,7 @@ pub fn main(args: &[String]) -> ExitCode {
         Ok(code) => code,
         Err(message) => {
             let usage = command_usage(args).unwrap_or_else(usage);
-            eprintln!("betacut: {message}\n{usage}");
+            crate::errln!("betacut: {message}\n{usage}");
             ExitCode::from(2)
         }
     }
@@ -365,7 +365,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     // `betacut COMMAND --help`: that command's usage on standard output.
     if asks_for_help(rest) {
         if let Some(usage) = command_usage(args) {
-            println!("{usage}");
+            crate::outln!("{usage}");
             return Ok(ExitCode::SUCCESS);
         }
     }
@@ -376,18 +376,18 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         "-h" | "--help" | "help" => match rest {
             [] => {
-                println!("{}", usage());
+                crate::outln!("{}", usage());
                 Ok(ExitCode::SUCCESS)
             }
             _ => {
                 let usage = command_usage(rest)
                     .ok_or_else(|| format!("unknown command {:?}", rest.join(" ")))?;
-                println!("{usage}");
+                crate::outln!("{usage}");
                 Ok(ExitCode::SUCCESS)
             }
         },
         "-v" | "--version" | "version" => {
-            println!("{}", crate::engine::engine_name());
+            crate::outln!("{}", crate::engine::engine_name());
             Ok(ExitCode::SUCCESS)
         }
         "perft" => run_perft(true, &parse(&PERFT, rest)?),
@@ -396,7 +396,8 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         "bench" => run_bench(&parse(&BENCH, rest)?),
         "epd" => run_epd(&parse(&EPD, rest)?),
         "tunables" if rest.is_empty() => {
-            print!("{}", crate::search::params::table_text());
+            let table = crate::search::params::table_text();
+            crate::outln!("{}", table.strip_suffix('\n').unwrap_or(&table));
             Ok(ExitCode::SUCCESS)
         }
         "book" => match rest.first().map(String::as_str) {
@@ -432,13 +433,13 @@ fn run_perft(total_only: bool, args: &Parsed) -> Result<ExitCode, String> {
     } else {
         let split = perft::divide(&mut pos, depth);
         for (mv, n) in &split {
-            println!("{}: {n}", pos.move_to_coordinate(*mv));
+            crate::outln!("{}: {n}", pos.move_to_coordinate(*mv));
         }
-        println!("moves: {}", split.len());
+        crate::outln!("moves: {}", split.len());
         split.iter().map(|(_, n)| n).sum()
     };
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    crate::outln!(
         "nodes {nodes} time {secs:.3} s {:.1} Mnps",
         nodes as f64 / secs.max(1e-9) / 1e6
     );
@@ -453,17 +454,18 @@ fn run_perft_suite(args: &Parsed) -> Result<ExitCode, String> {
     let summary = perft::run_suite(&entries, max_depth, |entry, depth, found| {
         let ok = entry.counts.iter().any(|&(d, n)| d == depth && n == found);
         if !ok {
-            println!(
+            crate::outln!(
                 "MISMATCH line {} D{depth}: found {found} | {}",
-                entry.line, entry.fen
+                entry.line,
+                entry.fen
             );
         }
     });
     let secs = start.elapsed().as_secs_f64();
     for failure in &summary.failures {
-        println!("{failure}");
+        crate::outln!("{failure}");
     }
-    println!(
+    crate::outln!(
         "{} positions, {} checks, {} failures, {} nodes in {secs:.2} s ({:.1} Mnps)",
         summary.positions,
         summary.checks,
@@ -494,13 +496,13 @@ fn run_bench(args: &Parsed) -> Result<ExitCode, String> {
         None => bench::DEFAULT_BENCH_DEPTH,
     };
     let network = net_option(args)?;
-    let summary = bench::run_bench(depth, network.as_ref(), |line| eprintln!("{line}"));
+    let summary = bench::run_bench(depth, network.as_ref(), |line| crate::errln!("{line}"));
     // The network's vector instructions: every path gives the same nodes, at its own speed.
-    eprintln!(
+    crate::errln!(
         "network path: {}",
         crate::eval::nnue::SimdLevel::current().name()
     );
-    println!("{} nodes {} nps", summary.nodes, summary.nps);
+    crate::outln!("{} nodes {} nps", summary.nodes, summary.nps);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -519,7 +521,7 @@ fn run_epd(args: &Parsed) -> Result<ExitCode, String> {
     let verbose = args.has("--verbose");
     let mut show_iteration = |pos: &mut Position, r: &SearchReport| {
         if verbose {
-            println!(
+            crate::outln!(
                 "     depth {:2}/{:2} score {:6} {:6} ms {:10} nodes  {}",
                 r.depth,
                 r.seldepth,
@@ -539,7 +541,7 @@ fn run_epd(args: &Parsed) -> Result<ExitCode, String> {
         &mut show_iteration,
         |o| {
             let mark = if o.solved { "ok  " } else { "FAIL" };
-            println!("{mark} {:12} played {:8} {}", o.id, o.played, o.expected);
+            crate::outln!("{mark} {:12} played {:8} {}", o.id, o.played, o.expected);
         },
     );
     let solved = outcomes.iter().filter(|o| o.solved).count();
@@ -548,8 +550,8 @@ fn run_epd(args: &Parsed) -> Result<ExitCode, String> {
         .filter(|o| !o.solved)
         .map(|o| o.id.as_str())
         .collect();
-    println!("failed: {}", failed.join(" "));
-    println!(
+    crate::outln!("failed: {}", failed.join(" "));
+    crate::outln!(
         "solved {solved}/{} in {:.1} s",
         outcomes.len(),
         start.elapsed().as_secs_f64()
@@ -567,7 +569,7 @@ fn run_probe(args: &Parsed) -> Result<ExitCode, String> {
     let dirs = args.text("--syzygy").ok_or("probe needs --syzygy DIRS")?;
     let tables = crate::tb::Tablebases::open(dirs).map_err(|e| e.to_string())?;
     for problem in tables.problems() {
-        eprintln!("betacut: {problem}");
+        crate::errln!("betacut: {problem}");
     }
     let fen = args.positionals().join(" ");
     let lines: Vec<String> = match args.text("--file") {

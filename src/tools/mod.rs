@@ -10,5 +10,6 @@ pub mod cli;
 pub mod command;
 pub mod epd;
 pub mod input;
+pub mod output;
 pub mod perft;
 pub mod probe;

@@ -49,7 +49,7 @@ pub fn bench(dirs: &[PathBuf], positions: &[Position], rounds: u32) -> Result<()
     let start = Instant::now();
     let errors = tables.load_all().len();
     let load = start.elapsed().as_secs_f64();
-    eprintln!(
+    crate::errln!(
         "loading {} files: {:.1} ms ({:.0} us per file, {errors} unusable)",
         wdl + dtz,
         load * 1e3,
@@ -63,7 +63,7 @@ pub fn bench(dirs: &[PathBuf], positions: &[Position], rounds: u32) -> Result<()
         hits += u64::from(tables.probe_wdl(pos).is_ok());
     }
     let cold = start.elapsed().as_secs_f64();
-    eprintln!(
+    crate::errln!(
         "cold (each table loaded by its first probe): {:.0} ns/probe, {hits} of {} positions found",
         cold * 1e9 / n,
         positions.len()
@@ -84,7 +84,7 @@ pub fn bench(dirs: &[PathBuf], positions: &[Position], rounds: u32) -> Result<()
             times.push(start.elapsed().as_secs_f64() * 1e9 / n);
         }
         times.sort_by(f64::total_cmp);
-        eprintln!(
+        crate::errln!(
             "warm, {label}: {:.0} ns/probe fastest round, {:.0} median ({} rounds of {} probes, checksum {sum})",
             times[0],
             times[times.len() / 2],

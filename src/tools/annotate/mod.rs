@@ -54,7 +54,7 @@ pub fn run(args: &Parsed) -> Result<ExitCode, String> {
     let budget = budget_text(&limits);
     let threads = match (nodes, args.value::<usize>("--threads")?) {
         (Some(_), Some(n)) if n > 1 => {
-            eprintln!("annotate: --nodes searches with one thread, so that the output repeats");
+            crate::errln!("annotate: --nodes searches with one thread, so that the output repeats");
             1
         }
         (Some(_), _) => 1,
@@ -66,7 +66,7 @@ pub fn run(args: &Parsed) -> Result<ExitCode, String> {
         Some(dirs) => {
             let tables = Tablebases::open(dirs).map_err(|e| e.to_string())?;
             for problem in tables.problems() {
-                eprintln!("annotate: {problem}");
+                crate::errln!("annotate: {problem}");
             }
             Some(Arc::new(tables))
         }
@@ -107,7 +107,7 @@ pub fn run(args: &Parsed) -> Result<ExitCode, String> {
         match game::build(raw_game, index + 1) {
             Ok(game) => games.push(game),
             Err(error) => {
-                eprintln!(
+                crate::errln!(
                     "{name}:{}: {error} (game {} skipped)",
                     error.line(),
                     index + 1
@@ -126,7 +126,7 @@ pub fn run(args: &Parsed) -> Result<ExitCode, String> {
         let mut progress = |searched: usize, fullmove: u32| {
             if last_report.elapsed() >= Duration::from_secs(1) {
                 last_report = Instant::now();
-                eprintln!(
+                crate::errln!(
                     "{}",
                     progress_line(game.number, count, fullmove, start, done + searched, total)
                 );
@@ -155,12 +155,12 @@ pub fn run(args: &Parsed) -> Result<ExitCode, String> {
                 .last()
                 .map_or(0, |p| p.fullmove_number())
         });
-        eprintln!(
+        crate::errln!(
             "{}",
             progress_line(game.number, count, moves, start, done, total)
         );
     }
-    eprintln!(
+    crate::errln!(
         "annotate: {} of {count} games annotated, {skipped} skipped, in {:.1} s",
         games.len(),
         start.elapsed().as_secs_f64()
