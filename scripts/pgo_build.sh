@@ -6,7 +6,7 @@
 # code): the instrumented build then builds both binaries for the training run, and the
 # optimised build only the package PGO_PACKAGE names (the engine, betacut, unless told). The search is integer arithmetic, so a profile-guided build plays exactly the same
 # moves and writes exactly the same data as the plain build of the same commit (check with
-# `betacut bench`, and `scripts/data_manifest.py DIR --check` for data); it only runs faster.
+# `betacut bench`, and `lab/scripts/data_manifest.py DIR --check` for data); it only runs faster.
 #
 #   scripts/pgo_build.sh COMMIT DEST [RUSTFLAGS]
 #

@@ -2,7 +2,7 @@
 # What each search feature is worth: for every NAME, build Betacut with that
 # switch off (see src/search/ablation.rs) and play it against the normal build with an SPRT.
 #
-#   scripts/ablation_sprt.sh NAME [NAME ...]        e.g. scripts/ablation_sprt.sh null_move lmr
+#   lab/scripts/ablation_sprt.sh NAME [NAME ...]        e.g. lab/scripts/ablation_sprt.sh null_move lmr
 #
 # Search features only (the evaluation is a network; it has no switches).
 # Environment (defaults in brackets): TC [2+0.02], GAMES (cap per SPRT) [200], CONCURRENCY [2],
@@ -13,7 +13,7 @@
 #
 # The first engine of every match is the normal build, so a positive Elo is what the feature
 # is worth. One summary line per feature is appended to $OUT/summary.txt.
-# A run that reaches its cap undecided goes on with scripts/sprt_continue.py --prior W D L -- <the
+# A run that reaches its cap undecided goes on with lab/scripts/sprt_continue.py --prior W D L -- <the
 # same match.py arguments with a new --seed and without --sprt>, which keeps the earlier games.
 set -euo pipefail
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
@@ -21,7 +21,7 @@ case ${1:-} in
     -h | --help) usage; exit 0 ;;
     "") usage >&2; exit 2 ;;
 esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 TC=${TC:-2+0.02}
 GAMES=${GAMES:-200}
 CONCURRENCY=${CONCURRENCY:-2}

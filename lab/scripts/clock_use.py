@@ -8,8 +8,8 @@ games; `--profile` adds each engine's mean time per move in bands of ten of its 
 games), which shows where in the game the time goes. Needs python-chess (the venv of
 ../shared/tools/setup.sh).
 
-usage: scripts/clock_use.py GAMES.pgn BASE INC [--min-moves N] [--profile]
-e.g.   scripts/clock_use.py gauntlet.pgn 10 0.1 --profile
+usage: lab/scripts/clock_use.py GAMES.pgn BASE INC [--min-moves N] [--profile]
+e.g.   lab/scripts/clock_use.py gauntlet.pgn 10 0.1 --profile
 """
 
 import argparse

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The manifest of a training-data directory that scripts/datagen_chunks.sh filled.
+"""The manifest of a training-data directory that lab/scripts/datagen_chunks.sh filled.
 
-    scripts/data_manifest.py DIR [--chunk-games N]
-    scripts/data_manifest.py DIR --check [MANIFEST]
-    scripts/data_manifest.py DIR --missing [MANIFEST]
-    scripts/data_manifest.py DIR --append SESSION [--intro TEXT] [--lanes FILE]
-    scripts/data_manifest.py --count [MANIFEST ...]
+    lab/scripts/data_manifest.py DIR [--chunk-games N]
+    lab/scripts/data_manifest.py DIR --check [MANIFEST]
+    lab/scripts/data_manifest.py DIR --missing [MANIFEST]
+    lab/scripts/data_manifest.py DIR --append SESSION [--intro TEXT] [--lanes FILE]
+    lab/scripts/data_manifest.py --count [MANIFEST ...]
 
 A generation's manifest is lab/manifests/genN.tsv (N from DIR's last component: `gen10` ->
 lab/manifests/gen10.tsv): one tab-separated row per chunk of games, `first..end`, the positions
@@ -185,7 +185,7 @@ def append(directory: str, names: list[str], manifest: str, chunk_games: int, se
     generation = generation_of(directory)
     if not os.path.exists(manifest):
         with open(manifest, "w", encoding="utf-8") as f:
-            f.write(f"# Generation {generation}: see scripts/data_manifest.py and "
+            f.write(f"# Generation {generation}: see lab/scripts/data_manifest.py and "
                     f"src/eval/nnue/nets/README.md.\n{HEADER}\n")
     listed = manifest_rows(manifest)
     new = [n for n in names if int(CHUNK.match(n).group(1)) not in listed]

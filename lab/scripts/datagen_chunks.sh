@@ -5,8 +5,8 @@
 # long run of `betacut-lab datagen --games TOTAL` (BINARY: `betacut-lab`, or the `betacut` of
 # a commit before the workspace split, whose engine binary held datagen).
 #
-# usage: scripts/datagen_chunks.sh BINARY OUT_DIR SEED TOTAL_GAMES CHUNK_GAMES [datagen flags...]
-# e.g.   nice -n 19 scripts/datagen_chunks.sh target/release/betacut-lab ~/betacut-data/gen1 4301 \
+# usage: lab/scripts/datagen_chunks.sh BINARY OUT_DIR SEED TOTAL_GAMES CHUNK_GAMES [datagen flags...]
+# e.g.   nice -n 19 lab/scripts/datagen_chunks.sh target/release/betacut-lab ~/betacut-data/gen1 4301 \
 #            120000 10000 --nodes 5000 --threads 2
 # Then:  cat OUT_DIR/chunk-*.bin > gen1.bin   (the chunk names sort in game order)
 # FIRST=K in the environment starts at game K instead of 0, e.g. to go on with smaller chunks
@@ -19,7 +19,7 @@ fi
 binary=$1 out=$2 seed=$3 total=$4 chunk=$5
 shift 5
 # Linux's autogroup scheduling shares the CPU between sessions first; nice and SCHED_IDLE act
-# only inside a session's group. A run started with setsid (scripts/long_jobs.sh) is a session
+# only inside a session's group. A run started with setsid (lab/scripts/long_jobs.sh) is a session
 # of its own and so took an equal share from timed work beside it (2026-12-01: a search beside
 # two chunk runs at 176,000 nps, at 490,000 once their group was niced): nice the group too.
 if [ -w /proc/self/autogroup ]; then

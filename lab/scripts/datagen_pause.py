@@ -1,5 +1,5 @@
-"""Data generation waits while timed games are played: the helper scripts/spsa.py and
-scripts/time_odds.py share (scripts/sprt.sh does the same in shell)."""
+"""Data generation waits while timed games are played: the helper lab/scripts/spsa.py and
+lab/scripts/time_odds.py share (lab/scripts/sprt.sh does the same in shell)."""
 import contextlib
 import os
 import signal
@@ -7,7 +7,7 @@ import subprocess
 
 
 def datagen_pids():
-    """Every running `<binary> datagen ...` (as scripts/sprt.sh finds them)."""
+    """Every running `<binary> datagen ...` (as lab/scripts/sprt.sh finds them)."""
     found = subprocess.run(["pgrep", "-f", "^[^ ]+ datagen "], capture_output=True, text=True)
     return [int(p) for p in found.stdout.split()]
 

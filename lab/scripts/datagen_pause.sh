@@ -1,5 +1,5 @@
-# Sourced by the shell scripts that play timed games (scripts/sprt.sh, scripts/gauntlet.sh);
-# scripts/datagen_pause.py does the same for the Python ones.
+# Sourced by the shell scripts that play timed games (lab/scripts/sprt.sh, lab/scripts/gauntlet.sh);
+# lab/scripts/datagen_pause.py does the same for the Python ones.
 #
 #   pause_datagen_until_exit CALLER
 #

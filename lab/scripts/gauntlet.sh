@@ -3,7 +3,7 @@
 # command behind the "against Ethereal 12.00" and "against Stockfish 15.1" rows and issue 69's
 # targets.
 #
-#   scripts/gauntlet.sh BETACUT OPPONENT [GAMES] [SEED]
+#   lab/scripts/gauntlet.sh BETACUT OPPONENT [GAMES] [SEED]
 #
 # BETACUT is a betacut binary (one thread, Hash 64, over UCI). OPPONENT is ethereal
 # (/usr/games/ethereal-chess), stockfish (/usr/games/stockfish), toga (/usr/games/toga2) or
@@ -26,7 +26,7 @@ if [ $# -lt 2 ] || [ $# -gt 4 ]; then
     exit 2
 fi
 betacut=$1 opponent=$2 games=${3:-100} seed=${4:-43}
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 TC=${TC:-10+0.1}
 CONCURRENCY=${CONCURRENCY:-2}
 EXTRA=${EXTRA:-}
@@ -51,8 +51,8 @@ esac
 [ -x "$path" ] || { echo "gauntlet.sh: $path is not an executable" >&2; exit 2; }
 mkdir -p "$OUT"
 
-# shellcheck source=scripts/datagen_pause.sh
-. "$here/scripts/datagen_pause.sh"
+# shellcheck source=lab/scripts/datagen_pause.sh
+. "$here/lab/scripts/datagen_pause.sh"
 pause_datagen_until_exit gauntlet.sh
 
 run=$OUT/$name-$seed

@@ -5,13 +5,13 @@
 # 16. Each net is read back with `betacut train --epochs 0 --init NET`, so the figures are
 # those of the quantised net that plays.
 #
-#   scripts/held_out.sh NET...     # one Markdown table row per net
+#   lab/scripts/held_out.sh NET...     # one Markdown table row per net
 #
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], HELD_OUT
 # [chunk-000000000.bin: generation 10's games 0..1,000, sha256 883ca40864901a81], BIN
 # [target/release/betacut-lab], WDL [0.1]: the share of the last column.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
     awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
     exit 2

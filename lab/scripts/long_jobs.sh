@@ -9,14 +9,14 @@
 # 2026-11-29) is lab/tuning/spsa-state.json, tuned with BETACUT_tune_8348558. SPSA is off by
 # default (SPSA=1 runs it); it tunes on gen8.bin, the net the tune build a5aecf1 embeds.
 #
-#   scripts/long_jobs.sh build     # the binaries the runs need, from their commits, into ~/bin
-#   scripts/long_jobs.sh start     # starts what is not running (builds first if needed)
-#   scripts/long_jobs.sh status    # what runs, data written, SPSA iteration
-#   scripts/long_jobs.sh stop      # stops both (a chunk in progress restarts from its start)
-#   scripts/long_jobs.sh stop-data # stops data generation alone (SPSA goes on)
+#   lab/scripts/long_jobs.sh build     # the binaries the runs need, from their commits, into ~/bin
+#   lab/scripts/long_jobs.sh start     # starts what is not running (builds first if needed)
+#   lab/scripts/long_jobs.sh status    # what runs, data written, SPSA iteration
+#   lab/scripts/long_jobs.sh stop      # stops both (a chunk in progress restarts from its start)
+#   lab/scripts/long_jobs.sh stop-data # stops data generation alone (SPSA goes on)
 #
 # Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
-# matches take the cores from it, and scripts/sprt.sh and spsa.py pause it for timed games.
+# matches take the cores from it, and lab/scripts/sprt.sh and spsa.py pause it for timed games.
 # Environment: GENERATION [11]: the data's generation (10: gen8.bin's games of bb2deb1, seed
 # 4310; 11: gen10.bin's games of aa73cd7, seed 4311; nets/README.md, "Data manifest"), DATA
 # [~/betacut-data/genGENERATION], DATA_LANES (below), BIN [~/bin], SPSA [0] (1: the
@@ -26,7 +26,7 @@
 # SPSA_CONCURRENCY [one per core]: games at a time (the harness keeps a fixed-node engine about
 # a third busy, so two games a core go faster still).
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 GENERATION=${GENERATION:-11}
 DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen$GENERATION}
 BIN=${BIN:-$HOME/bin}
@@ -43,7 +43,7 @@ esac
 TUNE_COMMIT=a5aecf1
 # The generator is built for this machine's CPU (DATAGEN_NATIVE=1; 0: the portable build of
 # .cargo/config.toml): the search is integer arithmetic and its node counts decide every move,
-# so the games are the same bits as the portable build's (`scripts/data_manifest.py --check`
+# so the games are the same bits as the portable build's (`lab/scripts/data_manifest.py --check`
 # compares each chunk with the manifest), made about 8 % faster (2026-12-01, Intel Xeon VM:
 # 12 games in 5.31 s of CPU against 5.78 s, the mean of six alternated runs each; the same
 # sha256).
@@ -65,7 +65,7 @@ datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limi
 # The game ranges, one lane a core: "FROM:TO" ranges run in order, joined by commas. Every new
 # machine so far lost the data (2026-12-02 the fourth time), so the lanes make games no net has
 # been trained on: the held-out chunk 0 first, then each lane of lab/tuning/genGENERATION-lanes
-# from its next game (the first not used by a committed net; scripts/net_session.sh moves
+# from its next game (the first not used by a committed net; lab/scripts/net_session.sh moves
 # generation 10's on). The lost nets' ranges, 1,000..55,000 and 200,000..255,000, are in the
 # manifest and can be made again with DATA_LANES="0:55000 200000:255000".
 lanes_file=$here/lab/tuning/gen$GENERATION-lanes
@@ -124,7 +124,7 @@ case ${1:-} in
                     shift 5
                     for range in ${lane//,/ }; do
                         FIRST=${range%%:*} "$script" "$bin" "$data" "$seed" "${range##*:}" 1000 "$@"
-                    done' lane "$lane" "$here/scripts/datagen_chunks.sh" "$datagen_bin" \
+                    done' lane "$lane" "$here/lab/scripts/datagen_chunks.sh" "$datagen_bin" \
                     "$DATA" "$DATAGEN_SEED" "${datagen_flags[@]}" >/dev/null 2>&1 </dev/null &
             done
             echo "data generation started into $DATA"
@@ -135,7 +135,7 @@ case ${1:-} in
             if [ ! -x "$HOME/.venv-chess-tools/bin/python" ]; then
                 NO_APT=1 "${BETACUT_SHARED:-$here/../shared}/tools/setup.sh" >/dev/null
             fi
-            (cd "$here" && setsid nohup taskset -c "$SPSA_CORES" python3 scripts/spsa.py \
+            (cd "$here" && setsid nohup taskset -c "$SPSA_CORES" python3 lab/scripts/spsa.py \
                 --engine "$tune_bin" "${spsa_args[@]}" \
                 --concurrency "$SPSA_CONCURRENCY" \
                 >>target/spsa/run.log 2>&1 </dev/null &) >/dev/null 2>&1 </dev/null

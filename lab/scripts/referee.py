@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The referee: one or more Betacut builds against fixed rungs of outside engines near 50 %.
 
-    scripts/referee.py --build base=/tmp/base@aaf2a98 --build new=target/release/betacut
+    lab/scripts/referee.py --build base=/tmp/base@aaf2a98 --build new=target/release/betacut
                        [--chunks 7 | --chunks 3-6] [--run NAME] [--rungs FILE] [--rung NAME ...]
                        [--pairs N] [--tc-scale X] [--concurrency 2] [--out DIR] [--base NAME]
-    scripts/referee.py --report --run NAME   (or --report FILE.jsonl)
+    lab/scripts/referee.py --report --run NAME   (or --report FILE.jsonl)
 
-Each rung of scripts/referee-rungs.toml is an opponent (path, protocol, options) with a clock
+Each rung of lab/scripts/referee-rungs.toml is an opponent (path, protocol, options) with a clock
 for it and one for Betacut (time odds through match.py --tc-for); every build plays with
 Threads=1 and Hash=64. The run is cut in chunks: chunk k is `pairs_per_chunk` openings of
 noob_2moves.epd (the book shuffled once with `book_seed`, openings k*N onward), each played
@@ -50,7 +50,7 @@ import referee_stats as rs
 from datagen_pause import datagen_paused
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 FAULTS = ("illegal_move", "time_forfeit", "stall", "crash", "protocol_error")
 COMMIT_RE = re.compile(r"^[0-9a-fA-F]{7,40}$")
 NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
@@ -466,7 +466,8 @@ def main() -> int:
     ap.add_argument("--dry-run", action="store_true", help="print the match.py commands only")
     ap.add_argument("--results", default=os.path.join(ROOT, "lab", "tuning", "referee"))
     ap.add_argument("--out", default=os.path.expanduser("~/betacut-referee"))
-    ap.add_argument("--tools", default=os.path.join(ROOT, "..", "shared", "tools"))
+    ap.add_argument("--tools", default=os.path.join(
+        os.environ.get("BETACUT_SHARED") or os.path.join(ROOT, "..", "shared"), "tools"))
     ap.add_argument("--python", default=os.path.expanduser("~/.venv-chess-tools/bin/python"))
     args = ap.parse_args()
     try:

@@ -1,4 +1,4 @@
-"""The statistics of scripts/referee.py: Elo from pentanomial pair counts, pooling over rungs,
+"""The statistics of lab/scripts/referee.py: Elo from pentanomial pair counts, pooling over rungs,
 and the difference between two builds, independent or paired game pair by game pair.
 
 A game pair is one opening played twice with colours swapped; its points for the build run

@@ -6,10 +6,10 @@
 # the data, not the training: the chain keeps about three quarters of what one run over all
 # the games would learn (docs/experiments.md, "One schedule in parts against one run").
 #
-#   scripts/scratch_chain.sh run       # the next part, if at least MIN_CHUNKS new chunks
-#   scripts/scratch_chain.sh status    # the parts so far and the chunks a next part would take
-#   scripts/scratch_chain.sh net OUT   # the chain's net now (quantised from the checkpoint)
-#   scripts/scratch_chain.sh handover  # commit the last checkpoint, to resume on another machine
+#   lab/scripts/scratch_chain.sh run       # the next part, if at least MIN_CHUNKS new chunks
+#   lab/scripts/scratch_chain.sh status    # the parts so far and the chunks a next part would take
+#   lab/scripts/scratch_chain.sh net OUT   # the chain's net now (quantised from the checkpoint)
+#   lab/scripts/scratch_chain.sh handover  # commit the last checkpoint, to resume on another machine
 #
 # State: lab/tuning/scratch-chain/parts.tsv (one line a part: part, date, trainer commit,
 # epochs, positions, sha256 of the chunks' concatenation, held-out loss, net sha256, first games
@@ -29,7 +29,7 @@
 # COMMIT [1], STATE [lab/tuning/scratch-chain] (another directory for a trial run),
 # CHECKPOINTS [DATA/../scratch-chain].
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
 HELD_OUT=${HELD_OUT:-chunk-000000000.bin}
 BIN=${BIN:-$here/target/release/betacut-lab}
@@ -45,7 +45,7 @@ parts=$state/parts.tsv
 committed=$state/latest.ckpt
 committed_epochs=$state/latest.epochs
 CHECKPOINTS=${CHECKPOINTS:-$(dirname "$DATA")/scratch-chain}
-# The recipe of scripts/train_scratch.sh (cosine, flipped samples, from ply 16, WDL 0.1).
+# The recipe of lab/scripts/train_scratch.sh (cosine, flipped samples, from ply 16, WDL 0.1).
 recipe=(--hidden 256 --output-buckets 8 --epochs "$TOTAL_EPOCHS" --lr 0.001 --lr-end 0.00001
     --wdl 0.1 --min-ply 16 --mirror --seed 1 --threads 1)
 
@@ -154,9 +154,9 @@ case ${1:-} in
         if [ "$COMMIT" = 1 ]; then
             git -C "$here" add "$parts"
             git -C "$here" commit -q -m "scratch chain part $part: epochs to $stop, held out $loss" \
-                -m "$positions positions of generation 10 ($sha), epochs to $stop of $TOTAL_EPOCHS; the checkpoint stays in $CHECKPOINTS until scripts/scratch_chain.sh handover." \
+                -m "$positions positions of generation 10 ($sha), epochs to $stop of $TOTAL_EPOCHS; the checkpoint stays in $CHECKPOINTS until lab/scripts/scratch_chain.sh handover." \
                 -- "$parts"
-            echo "committed $parts (the checkpoint: scripts/scratch_chain.sh handover)"
+            echo "committed $parts (the checkpoint: lab/scripts/scratch_chain.sh handover)"
         fi
         ;;
     handover)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPRT of one Betacut build against another: the command behind every SPRT figure in the docs.
 #
-#   scripts/sprt.sh NAME NEW BASE SEED ELO0 ELO1
+#   lab/scripts/sprt.sh NAME NEW BASE SEED ELO0 ELO1
 #
 # NEW and BASE are two betacut binaries (build each from its commit and copy it aside); the
 # first engine, "new", is the one under test, so a positive Elo is what NEW gains. SEED sets the
@@ -19,7 +19,7 @@
 # costs or saves speed.
 # Needs the tools of ../shared/tools/setup.sh. Writes OUT/NAME.{log,pgn,json} and appends one
 # line (counts, pentanomial pairs, Elo, LLR, decision, faults) to OUT/summary.txt.
-# A run stopped before its decision goes on with scripts/sprt_continue.py --prior W D L
+# A run stopped before its decision goes on with lab/scripts/sprt_continue.py --prior W D L
 # --sprt ELO0 ELO1 -- <the same match.py arguments with a new --seed and without --sprt>.
 set -euo pipefail
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
@@ -31,7 +31,7 @@ if [ $# -ne 6 ]; then
     exit 2
 fi
 name=$1 new=$2 base=$3 seed=$4 elo0=$5 elo1=$6
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 TC=${TC:-8+0.08}
 HASH=${HASH:-32}
 CONCURRENCY=${CONCURRENCY:-2}
@@ -57,8 +57,8 @@ for binary in "$new" "$base"; do
 done
 
 if [ "$PAUSE_DATAGEN" = 1 ]; then
-    # shellcheck source=scripts/datagen_pause.sh
-    . "$here/scripts/datagen_pause.sh"
+    # shellcheck source=lab/scripts/datagen_pause.sh
+    . "$here/lab/scripts/datagen_pause.sh"
     pause_datagen_until_exit sprt.sh
 fi
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """One pentanomial SPRT over the games of several runs of the same two engines.
 
-    scripts/sprt_combine.py ELO0 ELO1 [RUN.pgn ...] [--first NAME] [--prior W D L P0 P1 P2 P3 P4]
+    lab/scripts/sprt_combine.py ELO0 ELO1 [RUN.pgn ...] [--first NAME] [--prior W D L P0 P1 P2 P3 P4]
 
-Each PGN is one run of match.py (scripts/sprt.sh writes OUT/NAME.pgn as the games finish), with
+Each PGN is one run of match.py (lab/scripts/sprt.sh writes OUT/NAME.pgn as the games finish), with
 its own --seed: runs played side by side on two cores, or one after another because a session
 or a machine ended before the decision. The games of a run pair up by their `Opening` tag (each
 opening is played twice, colours swapped); the pairs of all runs are pooled, and the verdict is
@@ -24,7 +24,7 @@ from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The shared tools outside the repository: BETACUT_SHARED, default ../shared.
-SHARED = os.environ.get("BETACUT_SHARED") or os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
+SHARED = os.environ.get("BETACUT_SHARED") or os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared"))
 TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Continue an SPRT that stopped at its game cap without a decision.
 
-    scripts/sprt_continue.py --prior W D L [--sprt ELO0 ELO1] [--tools DIR] -- MATCH.PY ARGS...
+    lab/scripts/sprt_continue.py --prior W D L [--sprt ELO0 ELO1] [--tools DIR] -- MATCH.PY ARGS...
 
 Runs ../shared/tools/match.py with MATCH.PY ARGS (give a new --seed and a generous --games,
 and no --sprt of its own), echoes its output, and after every game adds that match's running
@@ -27,7 +27,7 @@ def main() -> int:
     parser.add_argument("--prior", nargs=3, type=int, required=True, metavar=("W", "D", "L"))
     parser.add_argument("--sprt", nargs=2, type=float, default=[0.0, 5.0], metavar=("ELO0", "ELO1"))
     parser.add_argument("--tools", default=os.path.join(os.environ.get("BETACUT_SHARED") or os.path.join(
-                            os.path.dirname(__file__), "..", "..", "shared"), "tools"))
+                            os.path.dirname(__file__), "..", "..", "..", "shared"), "tools"))
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("match_args", nargs=argparse.REMAINDER)
     args = parser.parse_args()

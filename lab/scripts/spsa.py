@@ -23,21 +23,21 @@ openings' seed of iteration k depend only on --seed and k, so a run is reproduci
 
 Example (about 4 games a minute per core at 2+0.02):
     cargo build --release -p betacut --features tune --target-dir target/tune
-    scripts/spsa.py --engine target/tune/release/betacut --state lab/tuning/spsa-state.json \\
+    lab/scripts/spsa.py --engine target/tune/release/betacut --state lab/tuning/spsa-state.json \\
         --iterations 400 --pairs 8 --tc 2+0.02 --concurrency 2 --seed 55 --commit-every 10
 
-    scripts/spsa.py --state lab/tuning/spsa-state.json --report   # values so far, as options
+    lab/scripts/spsa.py --state lab/tuning/spsa-state.json --report   # values so far, as options
 
 Running data generation (`datagen`) is paused while timed games are played. With
 --nodes N every move is searched for N nodes instead of on a clock: the games then do not
 depend on the machine's load, so data generation goes on beside them, e.g. one core each:
-    taskset -c 1 scripts/spsa.py --engine target/tune/release/betacut \\
+    taskset -c 1 lab/scripts/spsa.py --engine target/tune/release/betacut \\
         --state lab/tuning/spsa-state.json --iterations 1000 --pairs 4 --nodes 40000 \\
         --r-end 0.005 --concurrency 1 --seed 69 --commit-every 10   # the run of issue 69
 With --commit-every K the state file (a few kilobytes) and the history (one line more an
 iteration), kept in the repository, are committed after every K iterations: a run lost with
 its machine resumes from the last commit.
-    scripts/spsa.py --self-test                               # the update on a known optimum
+    lab/scripts/spsa.py --self-test                               # the update on a known optimum
 """
 
 import argparse
@@ -54,7 +54,7 @@ from datagen_pause import datagen_paused
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The shared tools and data outside the repository: BETACUT_SHARED, default ../shared.
-SHARED = os.environ.get("BETACUT_SHARED") or os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
+SHARED = os.environ.get("BETACUT_SHARED") or os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared"))
 DEFAULT_MATCH = os.path.join(SHARED, "tools", "match.py")
 DEFAULT_OPENINGS = os.path.join(SHARED, "data", "openings", "UHO_4060_v4_20k.epd")
 DEFAULT_PYTHON = os.path.expanduser("~/.venv-chess-tools/bin/python")

@@ -6,9 +6,9 @@ The tuned build is rebuilt from the repository alone: the run's state file
 value to the nearest integer and writes it as the default of the tunable of the same name in
 src/search/params.rs of the current directory (ranges and steps are left alone).
 
-    scripts/spsa_apply.py lab/tuning/spsa-state.json            # rewrite params.rs
-    scripts/spsa_apply.py lab/tuning/spsa-state.json --check    # exit 1 if params.rs differs
-    scripts/spsa_apply.py lab/tuning/spsa-state.json --dry-run  # print old -> new, write nothing
+    lab/scripts/spsa_apply.py lab/tuning/spsa-state.json            # rewrite params.rs
+    lab/scripts/spsa_apply.py lab/tuning/spsa-state.json --check    # exit 1 if params.rs differs
+    lab/scripts/spsa_apply.py lab/tuning/spsa-state.json --dry-run  # print old -> new, write nothing
 
 A value outside its tunable's range is an error (the tuner clamps, so it means a stale state
 file or a changed table).
@@ -56,7 +56,7 @@ def apply(state, text):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("state", type=Path, help="an SPSA state file (scripts/spsa.py --state)")
+    ap.add_argument("state", type=Path, help="an SPSA state file (lab/scripts/spsa.py --state)")
     ap.add_argument("--params", type=Path, default=PARAMS, help="the table to rewrite")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="exit 1 unless the table has the values")

@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import referee  # noqa: E402
 import referee_stats as rs  # noqa: E402
 
-TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "tools")
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "tools")
 
 
 class Statistics(unittest.TestCase):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The time-odds rung: at what share of Betacut's time does a stronger engine score 50 %?
 
-    scripts/time_odds.py BETACUT [--opponent NAME=PATH] [--shares 1/4 1/8 1/16] [--games 40]
+    lab/scripts/time_odds.py BETACUT [--opponent NAME=PATH] [--shares 1/4 1/8 1/16] [--games 40]
                          [--tc 10+0.1] [--seed 71] [--out target/time-odds] [--concurrency 2]
 
 Plays Betacut (UCI, one thread, Hash 64) at --tc against the opponent (default Stockfish 15.1,
@@ -27,7 +27,7 @@ import sys
 from datagen_pause import datagen_paused
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 # The shared tools and data outside the repository: BETACUT_SHARED, default ../shared.
 SHARED = os.environ.get("BETACUT_SHARED") or os.path.join(ROOT, "..", "shared")
 

@@ -4,14 +4,14 @@
 # 10, and gen8.bin fine-tuned on the same data"), with its provenance printed and, given the
 # sha256 the docs record, a check that it rebuilt the same net bit for bit.
 #
-#   scripts/train_finetune.sh NAME [more betacut train arguments]
+#   lab/scripts/train_finetune.sh NAME [more betacut train arguments]
 #
 # Trains on the chunks whose first game lies in RANGES (name order, as `cat` of the chunk
 # files gives them), never the held-out chunk, and writes OUT/NAME.bin and OUT/NAME.log. Prints
-# the positions and the sha256 of the training chunks' concatenation (as scripts/data_manifest.py
+# the positions and the sha256 of the training chunks' concatenation (as lab/scripts/data_manifest.py
 # computes it), the held-out loss and the net's sha256; with EXPECT set, exits 1 unless the
 # net's sha256 starts with it. A missing chunk of RANGES is an error (regenerate it first:
-# scripts/long_jobs.sh start, checked by scripts/data_manifest.py DATA --check).
+# lab/scripts/long_jobs.sh start, checked by lab/scripts/data_manifest.py DATA --check).
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], HELD_OUT (a file name in
 # DATA) [chunk-000000000.bin], RANGES (first games, "FROM-TO" half-open, chunk size CHUNK)
 # ["1000-55000 200000-255000": the chunks of ft10-9m-a and ft10-9m-b], CHUNK [1000],
@@ -24,7 +24,7 @@
 # The defaults with INIT=lab/nets/gen8.bin are ft10-9m-b; EPOCHS=6 LR=0.00003 is
 # ft10-9m-a (b9938cd03196f4a5).
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
     awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
     exit 2

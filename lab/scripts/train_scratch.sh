@@ -3,19 +3,19 @@
 # recipe of issue 69's from-scratch nets (cosine schedule, flipped samples, from ply 16, a
 # checkpoint and a net after every epoch), resumable, with its provenance printed.
 #
-#   scripts/train_scratch.sh NAME [more betacut train arguments]
+#   lab/scripts/train_scratch.sh NAME [more betacut train arguments]
 #
 # Writes OUT/NAME.log (the trainer's output), OUT/NAME/epoch-K.{ckpt,bin} and OUT/NAME.bin
 # (the last epoch's net). Run again after an interruption (a session's end): it resumes from
 # the newest checkpoint. At the end it prints the positions, the sha256 of the training
-# chunks' concatenation (name order, as scripts/data_manifest.py computes it), the held-out
+# chunks' concatenation (name order, as lab/scripts/data_manifest.py computes it), the held-out
 # loss of every epoch and the best epoch, whose net OUT/NAME/epoch-K.bin is the candidate.
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], HELD_OUT (a file name in
 # DATA) [chunk-000000000.bin], BIN [target/release/betacut-lab], OUT [~/nets], EPOCHS [20],
 # HIDDEN [256], LR [0.001], LR_END [0.00001], WDL [0.1], THREADS [1], SEED [1],
 # NICE [1]: at idle priority, so timed matches and builds take the cores first.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 if [ $# -lt 1 ] || [ "${1:0:1}" = "-" ]; then
     awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
     exit 2

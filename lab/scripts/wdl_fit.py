@@ -43,7 +43,7 @@ side to move byte 27; full-move number u16 LE at byte 28; tag 0xB1 at byte 31).
 How to run (numpy is the only dependency):
 
     python3 -m venv ~/.venv-wdl && ~/.venv-wdl/bin/pip install numpy
-    nice -n 5 ~/.venv-wdl/bin/python scripts/wdl_fit.py \\
+    nice -n 5 ~/.venv-wdl/bin/python lab/scripts/wdl_fit.py \\
         $BETACUT_DATA/gen6/chunk-000000000.bin $BETACUT_DATA/gen6/chunk-000005000.bin
 
 Options: --seed N (default 20261127), --test-fraction F (default 0.2), --degree D (default 3).
@@ -285,7 +285,7 @@ def rust_constants(theta, degree, phase):
     k = degree + 1
     low, high, anchor = PHASES[phase]
     fmt = lambda values: ", ".join(f"{v:.6f}" for v in values)
-    print(f"\n// Fitted by scripts/wdl_fit.py (phase: {phase}, clamped to {low}..={high}, "
+    print(f"\n// Fitted by lab/scripts/wdl_fit.py (phase: {phase}, clamped to {low}..={high}, "
           f"divided by {anchor:g}).")
     print(f"const A: [f64; {k}] = [{fmt(theta[:k])}];")
     print(f"const B: [f64; {k}] = [{fmt(theta[k:])}];")

@@ -3,7 +3,7 @@
 //! Build with the cargo feature `ablation` and `BETACUT_ABLATE=name,name,...` in the
 //! environment to switch features off, e.g. `BETACUT_ABLATE=null_move cargo build --release
 //! --features ablation`, then play the build against a normal one (SPRT;
-//! `scripts/ablation_sprt.sh`). Such a build names itself in `id name` / `myname` (see
+//! `lab/scripts/ablation_sprt.sh`). Such a build names itself in `id name` / `myname` (see
 //! [`description`]). Without the feature (the user's build) every switch is on and the
 //! environment is not read; the switches are constants, so a disabled feature is compiled away
 //! and an enabled one costs nothing. An unknown name stops the build.

@@ -1,5 +1,5 @@
 //! The search's tunable constants, in one table: name, value, range and the step SPSA tunes
-//! it with (`scripts/spsa.py`).
+//! it with (`lab/scripts/spsa.py`).
 //!
 //! In the user's build every constant is a `const` and its accessor folds to the number. With
 //! the cargo feature `tune` each one also becomes a UCI spin option of the same name (`setoption

@@ -144,7 +144,7 @@ pub const TUNABLES: Command = command(
     "tunables",
     &[],
     &[],
-    "the search constants SPSA tunes (scripts/spsa.py):
+    "the search constants SPSA tunes (lab/scripts/spsa.py):
      `name default min max step` per line; a build
      with the feature `tune` takes them as UCI options",
 );
