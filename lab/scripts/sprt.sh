@@ -19,8 +19,8 @@
 # costs or saves speed.
 # Needs the tools of ../shared/tools/setup.sh. Writes OUT/NAME.{log,pgn,json} and appends one
 # line (counts, pentanomial pairs, Elo, LLR, decision, faults) to OUT/summary.txt.
-# A run stopped before its decision goes on with lab/scripts/sprt_continue.py --prior W D L
-# --sprt ELO0 ELO1 -- <the same match.py arguments with a new --seed and without --sprt>.
+# A run stopped before its decision goes on with lab/scripts/sprt_resume.sh (the same arguments,
+# a new NAME and SEED, and the earlier runs' PGNs): one pentanomial test over all its runs.
 set -euo pipefail
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 case ${1:-} in
