@@ -34,7 +34,9 @@ interval for their difference from resampling the held-out games; which phase va
 keeps (the lower held-out log loss if the interval excludes 0, else material, which depends on
 the position alone while the move number is whatever the GUI's FEN says); calibration tables (predicted against observed
 W/D/L rates per score bin, and per phase bin); and the kept coefficients as Rust constants for
-src/search/wdl.rs.
+src/search/wdl.rs. --compare A0 A1 A2 A3 B0 B1 B2 B3 also scores a given material model (the
+constants in the code before a refit) on the same held-out games, with the 95 % interval of its
+difference from the refit.
 
 Record format: see the top of lab/src/records.rs (32 bytes a position; score i16 LE at
 byte 24 from White's view; result byte 26 from White's view, 0 Black won, 1 draw, 2 White won;
@@ -297,6 +299,9 @@ def main():
     parser.add_argument("--seed", type=int, default=20261127, help="seed of the game split")
     parser.add_argument("--test-fraction", type=float, default=0.2)
     parser.add_argument("--degree", type=int, default=3)
+    parser.add_argument("--compare", nargs=8, type=float, metavar="C",
+                        help="A[0..4] then B[0..4] of a material model (e.g. the constants now in "
+                             "src/search/wdl.rs): its held-out log loss beside the refit's")
     args = parser.parse_args()
     degree = args.degree
 
@@ -348,6 +353,18 @@ def main():
     for _ in range(1000):
         pick = boot_rng.integers(0, diff.size, diff.size)
         boot.append(diff[pick].sum() / count[pick].sum())
+    if args.compare:
+        # The given model (degree 3 in material) on the same held-out positions, and the 95 %
+        # interval of its difference from the refit, from the same kind of resampling.
+        theirs = position_loss(np.array(args.compare), 3, score[test],
+                               phase_x(data["material"][test], PHASES["material"]), outcome[test])
+        given = np.bincount(games, weights=theirs - losses["material"])
+        given_rng = np.random.default_rng(args.seed)
+        picks = [given_rng.integers(0, given.size, given.size) for _ in range(1000)]
+        spread = np.percentile([given[p].sum() / count[p].sum() for p in picks], [2.5, 97.5])
+        print(f"\n--compare model (material): held-out log loss {theirs.mean():.5f}; minus the "
+              f"refit's material model {theirs.mean() - losses['material'].mean():+.5f}, 95 % "
+              f"interval {spread[0]:+.5f} .. {spread[1]:+.5f}")
     low_ci, high_ci = np.percentile(boot, [2.5, 97.5])
     print(f"\nmaterial model minus move model, held-out log loss: "
           f"{diff.sum() / count.sum():+.5f}; 95 % interval over 1000 resamplings of the "
