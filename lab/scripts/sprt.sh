@@ -32,16 +32,8 @@ if [ $# -ne 6 ]; then
 fi
 name=$1 new=$2 base=$3 seed=$4 elo0=$5 elo1=$6
 here=$(cd "$(dirname "$0")/../.." && pwd)
-TC=${TC:-8+0.08}
-HASH=${HASH:-32}
-CONCURRENCY=${CONCURRENCY:-2}
-GAMES=${GAMES:-4000}
-OPENINGS=${OPENINGS:-${BETACUT_SHARED:-$here/../shared}/data/openings/UHO_4060_v4_20k.epd}
-PROTOCOL=${PROTOCOL:-xboard}
-EXTRA=${EXTRA:-}
-OUT=${OUT:-$here/target/sprt}
-PY=${PY:-$HOME/.venv-chess-tools/bin/python}
-TOOLS=${TOOLS:-${BETACUT_SHARED:-$here/../shared}/tools}
+# shellcheck source=lab/scripts/sprt_defaults.sh
+. "$here/lab/scripts/sprt_defaults.sh"
 NODES=${NODES:-}
 if [ -n "$NODES" ]; then
     limit=(--nodes "$NODES")

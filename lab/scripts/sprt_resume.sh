@@ -25,16 +25,8 @@ name=$1 new=$2 base=$3 seed=$4 elo0=$5 elo1=$6
 shift 6
 earlier=("$@")
 here=$(cd "$(dirname "$0")/../.." && pwd)
-TC=${TC:-8+0.08}
-HASH=${HASH:-32}
-CONCURRENCY=${CONCURRENCY:-2}
-GAMES=${GAMES:-4000}
-OPENINGS=${OPENINGS:-${BETACUT_SHARED:-$here/../shared}/data/openings/UHO_4060_v4_20k.epd}
-PROTOCOL=${PROTOCOL:-xboard}
-EXTRA=${EXTRA:-}
-OUT=${OUT:-$here/target/sprt}
-PY=${PY:-$HOME/.venv-chess-tools/bin/python}
-TOOLS=${TOOLS:-${BETACUT_SHARED:-$here/../shared}/tools}
+# shellcheck source=lab/scripts/sprt_defaults.sh
+. "$here/lab/scripts/sprt_defaults.sh"
 CHECK=${CHECK:-60}
 PRIOR=${PRIOR:-0 0 0 0 0 0 0 0}
 PAUSE_DATAGEN=${PAUSE_DATAGEN:-1}
@@ -45,7 +37,10 @@ done
 for pgn in "${earlier[@]}"; do
     [ -r "$pgn" ] || { echo "sprt_resume.sh: cannot read $pgn" >&2; exit 2; }
 done
-[ -e "$OUT/$name.pgn" ] && { echo "sprt_resume.sh: $OUT/$name.pgn exists; give a new NAME" >&2; exit 2; }
+if [ -e "$OUT/$name.pgn" ]; then
+    echo "sprt_resume.sh: $OUT/$name.pgn exists; give a new NAME" >&2
+    exit 2
+fi
 
 if [ "$PAUSE_DATAGEN" = 1 ]; then
     # shellcheck source=lab/scripts/datagen_pause.sh
@@ -84,9 +79,8 @@ while kill -0 "$match" 2>/dev/null; do
 done
 wait "$match" || true
 [ -n "$verdict" ] || verdict=$(combined)
-{
-    printf '%s %s (resumed; new %s, base %s, tc %s, seed %s, bounds [%s, %s]%s; earlier: %s): %s\n' \
-        "$(date -u +%F)" "$name" "$new" "$base" "$TC" "$seed" "$elo0" "$elo1" "${EXTRA:+, $EXTRA}" \
-        "${earlier[*]}" "$verdict"
-} >>"$OUT/summary.txt"
+format='%s %s (resumed; new %s, base %s, tc %s, seed %s, bounds [%s, %s]%s; earlier: %s): %s\n'
+# shellcheck disable=SC2059
+printf "$format" "$(date -u +%F)" "$name" "$new" "$base" "$TC" "$seed" "$elo0" "$elo1" \
+    "${EXTRA:+, $EXTRA}" "${earlier[*]}" "$verdict" >>"$OUT/summary.txt"
 echo "$verdict"

@@ -264,6 +264,21 @@ def position_loss(theta, degree, score, x, outcome):
     return -np.log(np.maximum(p, 1e-300))
 
 
+def game_resampled_interval(per_position, games, seed):
+    """95 % interval of the mean of a per-position quantity when the held-out games are
+    resampled 1000 times (the positions of a game together, as their outcomes are), with a
+    generator seeded with `seed`; `games` numbers each position's game from 0."""
+    per_game = np.bincount(games, weights=per_position)
+    count = np.bincount(games)
+    rng = np.random.default_rng(seed)
+    means = []
+    for _ in range(1000):
+        pick = rng.integers(0, per_game.size, per_game.size)
+        means.append(per_game[pick].sum() / count[pick].sum())
+    low, high = np.percentile(means, [2.5, 97.5])
+    return low, high
+
+
 def constant_log_loss(train_outcome, test_outcome):
     freq = np.bincount(train_outcome, minlength=3) / train_outcome.size
     return float(-np.log(freq[test_outcome]).mean()), freq
@@ -346,29 +361,19 @@ def main():
                                    phase_x(data[phase][test], PHASES[phase]), outcome[test])
               for phase in PHASES}
     games = np.unique(data["game"][test], return_inverse=True)[1]
-    diff = np.bincount(games, weights=losses["material"] - losses["move"])
-    count = np.bincount(games)
-    boot_rng = np.random.default_rng(args.seed)
-    boot = []
-    for _ in range(1000):
-        pick = boot_rng.integers(0, diff.size, diff.size)
-        boot.append(diff[pick].sum() / count[pick].sum())
+    low_ci, high_ci = game_resampled_interval(losses["material"] - losses["move"], games, args.seed)
     if args.compare:
         # The given model (degree 3 in material) on the same held-out positions, and the 95 %
-        # interval of its difference from the refit, from the same kind of resampling.
+        # interval of its difference from the refit, from the same resampling.
         theirs = position_loss(np.array(args.compare), 3, score[test],
                                phase_x(data["material"][test], PHASES["material"]), outcome[test])
-        given = np.bincount(games, weights=theirs - losses["material"])
-        given_rng = np.random.default_rng(args.seed)
-        picks = [given_rng.integers(0, given.size, given.size) for _ in range(1000)]
-        spread = np.percentile([given[p].sum() / count[p].sum() for p in picks], [2.5, 97.5])
+        low, high = game_resampled_interval(theirs - losses["material"], games, args.seed)
         print(f"\n--compare model (material): held-out log loss {theirs.mean():.5f}; minus the "
               f"refit's material model {theirs.mean() - losses['material'].mean():+.5f}, 95 % "
-              f"interval {spread[0]:+.5f} .. {spread[1]:+.5f}")
-    low_ci, high_ci = np.percentile(boot, [2.5, 97.5])
+              f"interval {low:+.5f} .. {high:+.5f}")
     print(f"\nmaterial model minus move model, held-out log loss: "
-          f"{diff.sum() / count.sum():+.5f}; 95 % interval over 1000 resamplings of the "
-          f"held-out games {low_ci:+.5f} .. {high_ci:+.5f}")
+          f"{(losses['material'] - losses['move']).mean():+.5f}; 95 % interval over 1000 "
+          f"resamplings of the held-out games {low_ci:+.5f} .. {high_ci:+.5f}")
 
     # The phase variable kept: the one with the lower held-out log loss when the interval
     # says so; when it does not, material, which is a property of the position alone, whereas

@@ -6,9 +6,10 @@
 //! `draw = 1 - win - loss`, where `a` (the score at which the side to move wins half its games)
 //! and `b` (how slowly the win rate rises with the score) are cubic polynomials of the material
 //! on the board (see [`material`]). The coefficients were fitted by maximum likelihood to the
-//! self-play games of the shipped network (`gen10.bin`) with `lab/scripts/wdl_fit.py`, which also tried the full-move number
-//! as the phase variable: it predicted held-out games no better beyond the noise, and the
-//! material depends on the position alone, not on the move counter of the FEN a GUI sends.
+//! self-play games of the shipped network (`gen10.bin`) with `lab/scripts/wdl_fit.py`, which
+//! also tried the full-move number as the phase variable: it predicted held-out games no better
+//! beyond the noise, and the material depends on the position alone, not on the move counter of
+//! the FEN a GUI sends.
 //! docs/wdl.md gives the data, the comparison, the accuracy and the calibration.
 
 use crate::board::{PieceKind, Position};
