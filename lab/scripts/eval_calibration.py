@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""How much Betacut's own evaluation is worth in points, against a given set of opponents.
+
+    lab/scripts/eval_calibration.py --side NAME[,NAME...] [--min-ply N] [--max-cp CP]
+        [--by-opponent] PGN [PGN ...]
+
+Reads match.py's PGNs (each move's comment starts with the mover's score, "+0.26/14 0.436s").
+For every move of a game played by a side whose name is in --side, it takes that side's score
+(centipawns, from its own view; mates, book moves and |score| > --max-cp are left out, as are
+plies before --min-ply) and the game's result from that side's view. It prints the score won
+per band of the evaluation and fits a logistic scale K and offset C by maximum likelihood:
+
+    expected points = 1 / (1 + exp(-(cp + C) / K))
+
+C takes up a difference in strength between the sides (or in their clocks).
+A large K means an evaluation of +1 wins less often than a small K says. In self-play the
+winner and the loser are the same program, so an evaluation that misjudges a kind of position
+still wins what it predicts; against other engines it does not. The K of Betacut's games
+against others, beside the K of its self-play games, measures that. Where the opponent prints
+its own score on the next move, the mean gap between the two views (Betacut's minus the
+opponent's, both from Betacut's side) is printed per band too.
+
+Every game counts as much as its number of sampled moves; the fit's error is the spread of K
+over 100 resamples of whole games (seed 1), so moves of one game are not taken as independent.
+"""
+
+import argparse
+import math
+import random
+import re
+import sys
+from typing import Dict, List, Optional, Tuple
+
+SCORE = re.compile(r"^([+-]\d+\.\d+)/\d+")
+BANDS = [(-400, -250), (-250, -150), (-150, -75), (-75, -25), (-25, 25), (25, 75), (75, 150),
+         (150, 250), (250, 400)]
+
+
+def parse_games(path: str) -> List[Tuple[Dict[str, str], List[Optional[int]]]]:
+    """The games of a PGN file (see [`parse_games_text`])."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return parse_games_text(f.read())
+
+
+def parse_games_text(pgn: str) -> List[Tuple[Dict[str, str], List[Optional[int]]]]:
+    """The headers and the per-ply scores (centipawns from the mover's view, or None) of
+    every game in PGN text; movetext is read by its comments only, so no board is needed."""
+    games = []
+    headers: Dict[str, str] = {}
+    text: List[str] = []
+
+    def flush() -> None:
+        if not headers:
+            return
+        scores: List[Optional[int]] = []
+        for c in re.findall(r"\{([^}]*)\}", " ".join(text)):
+            c = c.strip()
+            m = SCORE.match(c)
+            if m:
+                scores.append(round(float(m.group(1)) * 100))
+            elif c.startswith("book") or re.match(r"^([+-]M|#|\d+\.\d+s)", c):
+                scores.append(None)
+            # anything else (a game's reason alone) is not a move
+        games.append((dict(headers), scores))
+
+    in_moves = False
+    for line in pgn.splitlines():
+        if line.startswith("["):
+            if in_moves:
+                flush()
+                headers, text, in_moves = {}, [], False
+            m = re.match(r'^\[(\w+) "(.*)"\]$', line)
+            if m:
+                headers[m.group(1)] = m.group(2)
+        elif line.strip():
+            in_moves = True
+            text.append(line)
+    flush()
+    return games
+
+
+def collect(paths: List[str], sides: List[str], min_ply: int, max_cp: int):
+    """Samples (cp, points, the other side's reply score from this side's view or None, the
+    other side's name, game index) of the named sides in PGN files."""
+    games = [g for path in paths for g in parse_games(path)]
+    return collect_from_games(games, sides, min_ply, max_cp)
+
+
+def collect_from_games(games, sides: List[str], min_ply: int, max_cp: int):
+    """[`collect`] over parsed games."""
+    samples = []
+    for game_index, (headers, scores) in enumerate(games):
+        result = headers.get("Result", "*")
+        if result not in ("1-0", "0-1", "1/2-1/2"):
+            continue
+        white, black = headers.get("White", ""), headers.get("Black", "")
+        white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+        # The comments start at the first move after the FEN (or the book moves, which carry
+        # "book"), made by the FEN's side to move. In self-play both sides are sampled.
+        first = 1 if " b " in headers.get("FEN", "") else 0
+        for colour, name, other in ((0, white, black), (1, black, white)):
+            if name not in sides:
+                continue
+            points = white_points if colour == 0 else 1.0 - white_points
+            for i, cp in enumerate(scores):
+                if (first + i) % 2 != colour or cp is None:
+                    continue
+                if i < min_ply or abs(cp) > max_cp:
+                    continue
+                reply = scores[i + 1] if i + 1 < len(scores) else None
+                opp = -reply if reply is not None and abs(reply) <= 3000 else None
+                samples.append((cp, points, opp, other, game_index))
+    return samples
+
+
+def fit_scale(samples) -> Tuple[float, float]:
+    """K and the offset C maximising the likelihood of the points (draws as half a win) under
+    points = 1 / (1 + exp(-(cp + C) / K)): logistic regression by Newton's method on
+    (C / K, 1 / K), where the log-likelihood is concave. C takes up a difference in strength
+    (the side scores more than its evaluation says when C > 0), so K is the evaluation's scale
+    alone."""
+    a, b = 0.0, 1.0 / 200.0
+    for _ in range(50):
+        ga = gb = haa = hab = hbb = 0.0
+        for cp, points, *_ in samples:
+            p = 1.0 / (1.0 + math.exp(-(a + b * cp)))
+            r = points - p
+            w = p * (1.0 - p)
+            ga += r
+            gb += r * cp
+            haa += w
+            hab += w * cp
+            hbb += w * cp * cp
+        det = haa * hbb - hab * hab
+        if det <= 0.0:
+            break
+        da = (hbb * ga - hab * gb) / det
+        db = (haa * gb - hab * ga) / det
+        a += da
+        b = min(max(b + db, 1e-5), 1.0)
+        if abs(da) < 1e-9 and abs(db) < 1e-12:
+            break
+    return 1.0 / b, a / b
+
+
+def resampled_error(samples, runs: int = 100) -> float:
+    by_game: Dict[int, list] = {}
+    for s in samples:
+        by_game.setdefault(s[4], []).append(s)
+    games = list(by_game.values())
+    rng = random.Random(1)
+    ks = []
+    for _ in range(runs):
+        pick = [s for _ in games for s in rng.choice(games)]
+        ks.append(fit_scale(pick)[0])
+    mean = sum(ks) / len(ks)
+    return math.sqrt(sum((k - mean) ** 2 for k in ks) / (len(ks) - 1))
+
+
+def report(label: str, samples, error_runs: int) -> None:
+    games = len({s[4] for s in samples})
+    print(f"## {label}: {games} games, {len(samples)} sampled moves")
+    print("| the side's eval (cp) | moves | its points | the other side's eval next move, mean | gap (side - other) |")
+    print("| --- | --- | --- | --- | --- |")
+    for lo, hi in BANDS:
+        band = [s for s in samples if lo <= s[0] < hi]
+        if not band:
+            continue
+        pts = sum(s[1] for s in band) / len(band)
+        opp = [s for s in band if s[2] is not None]
+        if opp:
+            mean_opp = sum(s[2] for s in opp) / len(opp)
+            gap = sum(s[0] - s[2] for s in opp) / len(opp)
+            opp_text, gap_text = f"{mean_opp:+.0f}", f"{gap:+.0f}"
+        else:
+            opp_text = gap_text = "-"
+        print(f"| {lo} to {hi} | {len(band)} | {100 * pts:.1f} % | {opp_text} | {gap_text} |")
+    k, offset = fit_scale(samples)
+    err = resampled_error(samples, error_runs) if error_runs > 0 else float("nan")
+    print(f"\nlogistic scale K = {k:.0f} +/- {err:.0f} cp (one standard error, games resampled), "
+          f"offset C = {offset:+.0f} cp\n")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--side", required=True, help="Betacut's engine names in the PGNs, comma-separated")
+    ap.add_argument("--min-ply", type=int, default=8, help="skip the first N plies of engine moves [8]")
+    ap.add_argument("--max-cp", type=int, default=400, help="skip scores beyond this [400]")
+    ap.add_argument("--by-opponent", action="store_true", help="one table per opponent as well")
+    ap.add_argument("--error-runs", type=int, default=100, help="resamples for K's error [100]")
+    ap.add_argument("--label", default="all games")
+    ap.add_argument("pgn", nargs="+")
+    args = ap.parse_args()
+    sides = [s for s in args.side.split(",") if s]
+    try:
+        samples = collect(args.pgn, sides, args.min_ply, args.max_cp)
+    except OSError as e:
+        print(f"eval_calibration.py: {e}", file=sys.stderr)
+        return 2
+    if not samples:
+        print("eval_calibration.py: no sampled moves (check --side against the PGN's names)",
+              file=sys.stderr)
+        return 1
+    report(args.label, samples, args.error_runs)
+    if args.by_opponent:
+        for opponent in sorted({s[3] for s in samples}):
+            report(f"{args.label}, against {opponent}",
+                   [s for s in samples if s[3] == opponent], args.error_runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
