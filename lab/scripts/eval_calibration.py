@@ -36,13 +36,13 @@ BANDS = [(-400, -250), (-250, -150), (-150, -75), (-75, -25), (-25, 25), (25, 75
          (150, 250), (250, 400)]
 
 
-def parse_games(path: str) -> List[Tuple[Dict[str, str], List[Optional[int]]]]:
+def parse_games(path: str) -> list:
     """The games of a PGN file (see [`parse_games_text`])."""
     with open(path, encoding="utf-8", errors="replace") as f:
         return parse_games_text(f.read())
 
 
-def parse_games_text(pgn: str) -> List[Tuple[Dict[str, str], List[Optional[int]]]]:
+def parse_games_text(pgn: str) -> list:
     """The headers and the per-ply scores (centipawns from the mover's view, or None) of
     every game in PGN text; movetext is read by its comments only, so no board is needed."""
     games = []
@@ -54,14 +54,10 @@ def parse_games_text(pgn: str) -> List[Tuple[Dict[str, str], List[Optional[int]]
             return
         scores: List[Optional[int]] = []
         for c in re.findall(r"\{([^}]*)\}", " ".join(text)):
-            c = c.strip()
-            m = SCORE.match(c)
-            if m:
-                scores.append(round(float(m.group(1)) * 100))
-            elif c.startswith("book") or re.match(r"^([+-]M|#|\d+\.\d+s)", c):
-                scores.append(None)
-            # anything else (a game's reason alone) is not a move
-        games.append((dict(headers), scores))
+            is_move, cp = comment_score(c)
+            if is_move:  # anything else (a game's reason alone) is not a move
+                scores.append(cp)
+        games.append((dict(headers), scores, None))
 
     in_moves = False
     for line in pgn.splitlines():
@@ -79,17 +75,20 @@ def parse_games_text(pgn: str) -> List[Tuple[Dict[str, str], List[Optional[int]]
     return games
 
 
-def collect(paths: List[str], sides: List[str], min_ply: int, max_cp: int):
+def collect(paths: List[str], sides: List[str], min_ply: int, max_cp: int,
+            on_boards: bool = False):
     """Samples (cp, points, the other side's reply score from this side's view or None, the
-    other side's name, game index) of the named sides in PGN files."""
-    games = [g for path in paths for g in parse_games(path)]
+    other side's name, game index, position class or None) of the named sides in PGN files;
+    the classes of [`parse_games_on_boards`] when `on_boards`."""
+    read = parse_games_on_boards if on_boards else parse_games
+    games = [g for path in paths for g in read(path)]
     return collect_from_games(games, sides, min_ply, max_cp)
 
 
 def collect_from_games(games, sides: List[str], min_ply: int, max_cp: int):
     """[`collect`] over parsed games."""
     samples = []
-    for game_index, (headers, scores) in enumerate(games):
+    for game_index, (headers, scores, kinds) in enumerate(games):
         result = headers.get("Result", "*")
         if result not in ("1-0", "0-1", "1/2-1/2"):
             continue
@@ -109,8 +108,54 @@ def collect_from_games(games, sides: List[str], min_ply: int, max_cp: int):
                     continue
                 reply = scores[i + 1] if i + 1 < len(scores) else None
                 opp = -reply if reply is not None and abs(reply) <= 3000 else None
-                samples.append((cp, points, opp, other, game_index))
+                kind = kinds[i] if kinds else None
+                samples.append((cp, points, opp, other, game_index, kind))
     return samples
+
+
+VALUES = {1: 1, 2: 3, 3: 3, 4: 5, 5: 9, 6: 0}  # python-chess piece types: P N B R Q K
+
+
+def comment_score(c: str) -> Tuple[bool, Optional[int]]:
+    """Whether a comment belongs to a move (an engine's or a book move), and its score."""
+    c = c.strip()
+    m = SCORE.match(c)
+    if m:
+        return True, round(float(m.group(1)) * 100)
+    if c.startswith("book") or re.match(r"^([+-]M|#|\d+\.\d+s)", c):
+        return True, None
+    return False, None
+
+
+def parse_games_on_boards(path: str):
+    """As [`parse_games`], with each scored comment's position class: the material balance
+    from the mover's view (pawn 1, knight and bishop 3, rook 5, queen 9) as "material ahead"
+    (+1 or more), "material level" or "material behind", and "queens on" or "queens off".
+    Replays every game, so it needs python-chess (the venv of ../shared/tools/setup.sh)."""
+    import chess
+    import chess.pgn
+
+    games = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        while True:
+            game = chess.pgn.read_game(f)
+            if game is None:
+                return games
+            board = game.board()
+            scores: List[Optional[int]] = []
+            kinds = []
+            for node in game.mainline():
+                is_move, cp = comment_score(node.comment)
+                if is_move:
+                    balance = sum(VALUES[p.piece_type] * (1 if p.color == board.turn else -1)
+                                  for p in board.piece_map().values())
+                    queens = any(board.pieces(chess.QUEEN, c) for c in chess.COLORS)
+                    scores.append(cp)
+                    kinds.append(("material ahead" if balance >= 1 else "material behind"
+                                  if balance <= -1 else "material level",
+                                  "queens on" if queens else "queens off"))
+                board.push(node.move)
+            games.append((dict(game.headers), scores, kinds))
 
 
 def fit_scale(samples) -> Tuple[float, float]:
@@ -189,12 +234,14 @@ def main() -> int:
     ap.add_argument("--by-opponent", action="store_true", help="one table per opponent as well")
     ap.add_argument("--error-runs", type=int, default=100, help="resamples for K's error [100]")
     ap.add_argument("--label", default="all games")
+    ap.add_argument("--by-position", action="store_true",
+                    help="one table per material balance and per queens on/off (python-chess)")
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
     sides = [s for s in args.side.split(",") if s]
     try:
-        samples = collect(args.pgn, sides, args.min_ply, args.max_cp)
-    except OSError as e:
+        samples = collect(args.pgn, sides, args.min_ply, args.max_cp, args.by_position)
+    except (OSError, ImportError) as e:
         print(f"eval_calibration.py: {e}", file=sys.stderr)
         return 2
     if not samples:
@@ -202,6 +249,11 @@ def main() -> int:
               file=sys.stderr)
         return 1
     report(args.label, samples, args.error_runs)
+    if args.by_position:
+        for field in (0, 1):
+            for kind in sorted({smp[5][field] for smp in samples}):
+                report(f"{args.label}, {kind}", [smp for smp in samples if smp[5][field] == kind],
+                       args.error_runs)
     if args.by_opponent:
         for opponent in sorted({s[3] for s in samples}):
             report(f"{args.label}, against {opponent}",

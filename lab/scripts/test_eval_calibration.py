@@ -53,6 +53,34 @@ class Parsing(unittest.TestCase):
         self.assertEqual([(s[0], s[1], s[2]) for s in second], [(-10, 0.5, None)])
 
 
+class Boards(unittest.TestCase):
+    def test_material_is_counted_from_the_movers_side(self):
+        try:
+            import chess  # noqa: F401
+        except ImportError:
+            self.skipTest("python-chess is not installed")
+        pgn = """[Event "t"]
+[White "betacut"]
+[Black "other"]
+[Result "1-0"]
+[FEN "4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1"]
+
+1. Ra8+ { +9.50/10 0.1s } 1... Kd7 { -9.40/10 0.1s } 2. Ra7+ { +9.60/10 0.1s } 1-0
+"""
+        with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as f:
+            f.write(pgn)
+        try:
+            games = ec.parse_games_on_boards(f.name)
+        finally:
+            os.unlink(f.name)
+        headers, scores, kinds = games[0]
+        self.assertEqual(scores, [950, -940, 960])
+        # White is a rook and a pawn up: ahead on its moves, behind on Black's; no queens.
+        self.assertEqual(kinds, [("material ahead", "queens off"),
+                                 ("material behind", "queens off"),
+                                 ("material ahead", "queens off")])
+
+
 class Fit(unittest.TestCase):
     def test_recovers_a_known_scale_and_offset(self):
         rng = random.Random(7)
