@@ -2,7 +2,7 @@
 """How much Betacut's own evaluation is worth in points, against a given set of opponents.
 
     lab/scripts/eval_calibration.py --side NAME[,NAME...] [--min-ply N] [--max-cp CP]
-        [--by-opponent] PGN [PGN ...]
+        [--by-opponent] [--by-position] [--by-move] PGN [PGN ...]
 
 Reads match.py's PGNs (each move's comment starts with the mover's score, "+0.26/14 0.436s").
 For every move of a game played by a side whose name is in --side, it takes that side's score
@@ -19,6 +19,11 @@ still wins what it predicts; against other engines it does not. The K of Betacut
 against others, beside the K of its self-play games, measures that. Where the opponent prints
 its own score on the next move, the mean gap between the two views (Betacut's minus the
 opponent's, both from Betacut's side) is printed per band too.
+
+--by-move adds where the game turns: at a side's 5th, 10th, ... move, the mean of its own score
+and of the opponent's score on the reply, each from its own view (clipped to --max-cp, mates
+left out), over the games still running. Two engines that both think they are ahead disagree;
+the one whose view the results bear out judged the opening better.
 
 Every game counts as much as its number of sampled moves; the fit's error is the spread of K
 over 100 resamples of whole games (seed 1), so moves of one game are not taken as independent.
@@ -111,6 +116,54 @@ def collect_from_games(games, sides: List[str], min_ply: int, max_cp: int):
                 kind = kinds[i] if kinds else None
                 samples.append((cp, points, opp, other, game_index, kind))
     return samples
+
+
+MOVE_NUMBERS = (5, 10, 15, 20, 25, 30, 40, 50)
+
+
+def own_scores_by_move(games, sides: List[str], max_cp: int, numbers=MOVE_NUMBERS):
+    """For each move number n: (games, the named side's mean own score at its n-th move, the
+    opponent's mean own score on its reply, the named side's mean points), centipawns clipped
+    to max_cp, over the games that reached the reply with both scores known (not a mate)."""
+    def clip(cp: int) -> int:
+        return max(-max_cp, min(max_cp, cp))
+
+    rows = {n: [] for n in numbers}
+    for headers, scores, _ in games:
+        result = headers.get("Result", "*")
+        if result not in ("1-0", "0-1", "1/2-1/2"):
+            continue
+        white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+        first = 1 if " b " in headers.get("FEN", "") else 0
+        for colour, name in ((0, headers.get("White", "")), (1, headers.get("Black", ""))):
+            if name not in sides:
+                continue
+            points = white_points if colour == 0 else 1.0 - white_points
+            own = [i for i in range(len(scores)) if (first + i) % 2 == colour]
+            for n in numbers:
+                if len(own) < n or own[n - 1] + 1 >= len(scores):
+                    continue
+                i = own[n - 1]
+                mine, reply = scores[i], scores[i + 1]
+                if mine is None or reply is None:
+                    continue
+                rows[n].append((clip(mine), clip(reply), points))
+    out = []
+    for n in numbers:
+        r = rows[n]
+        if r:
+            out.append((n, len(r), sum(x[0] for x in r) / len(r), sum(x[1] for x in r) / len(r),
+                        sum(x[2] for x in r) / len(r)))
+    return out
+
+
+def report_by_move(label: str, games, sides: List[str], max_cp: int) -> None:
+    print(f"## {label}: each side's own score by move number")
+    print("| move | games | the side's own score | the opponent's own score (reply) | the side's points |")
+    print("| --- | --- | --- | --- | --- |")
+    for n, count, mine, theirs, points in own_scores_by_move(games, sides, max_cp):
+        print(f"| {n} | {count} | {mine:+.0f} | {theirs:+.0f} | {100 * points:.1f} % |")
+    print()
 
 
 VALUES = {1: 1, 2: 3, 3: 3, 4: 5, 5: 9, 6: 0}  # python-chess piece types: P N B R Q K
@@ -236,6 +289,8 @@ def main() -> int:
     ap.add_argument("--label", default="all games")
     ap.add_argument("--by-position", action="store_true",
                     help="one table per material balance and per queens on/off (python-chess)")
+    ap.add_argument("--by-move", action="store_true",
+                    help="each side's own score at its 5th, 10th, ... move")
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
     sides = [s for s in args.side.split(",") if s]
@@ -249,6 +304,9 @@ def main() -> int:
               file=sys.stderr)
         return 1
     report(args.label, samples, args.error_runs)
+    if args.by_move:
+        games = [g for path in args.pgn for g in parse_games(path)]
+        report_by_move(args.label, games, sides, args.max_cp)
     if args.by_position:
         for field in (0, 1):
             for kind in sorted({smp[5][field] for smp in samples}):

@@ -53,6 +53,20 @@ class Parsing(unittest.TestCase):
         self.assertEqual([(s[0], s[1], s[2]) for s in second], [(-10, 0.5, None)])
 
 
+class ByMove(unittest.TestCase):
+    def test_each_side_is_read_from_its_own_view_at_its_nth_move(self):
+        games = ec.parse_games_text(PGN)
+        # Game 1: Black (betacut) moves first, +30 answered by White's -25 (White's own view),
+        # and Black won. Its second move is a mate score: left out. Game 2's first Betacut
+        # move is its only scored one and nothing answers it.
+        self.assertEqual(ec.own_scores_by_move(games, ["betacut"], 400, (1, 2)),
+                         [(1, 1, 30.0, -25.0, 1.0)])
+        self.assertEqual(ec.own_scores_by_move(games, ["betacut"], 20, (1,)),
+                         [(1, 1, 20.0, -20.0, 1.0)])
+        # White's moves are answered by a mate score and by nothing: no rows.
+        self.assertEqual(ec.own_scores_by_move(games, ["other"], 400, (1, 2)), [])
+
+
 class Boards(unittest.TestCase):
     def test_material_is_counted_from_the_movers_side(self):
         try:
