@@ -90,26 +90,31 @@ def collect(paths: List[str], sides: List[str], min_ply: int, max_cp: int,
     return collect_from_games(games, sides, min_ply, max_cp)
 
 
+def named_sides(headers: Dict[str, str], num_scores: int, sides: List[str]):
+    """For each side of a finished game whose name is in `sides`: (the other side's name, the
+    side's points, the indices of its plies among the game's `num_scores` scored comments).
+    The comments start at the first move after the FEN (or the book moves, which carry
+    "book"), made by the FEN's side to move. In self-play both sides are named."""
+    result = headers.get("Result", "*")
+    if result not in ("1-0", "0-1", "1/2-1/2"):
+        return
+    white, black = headers.get("White", ""), headers.get("Black", "")
+    white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+    first = 1 if " b " in headers.get("FEN", "") else 0
+    for colour, name, other in ((0, white, black), (1, black, white)):
+        if name in sides:
+            points = white_points if colour == 0 else 1.0 - white_points
+            yield other, points, [i for i in range(num_scores) if (first + i) % 2 == colour]
+
+
 def collect_from_games(games, sides: List[str], min_ply: int, max_cp: int):
     """[`collect`] over parsed games."""
     samples = []
     for game_index, (headers, scores, kinds) in enumerate(games):
-        result = headers.get("Result", "*")
-        if result not in ("1-0", "0-1", "1/2-1/2"):
-            continue
-        white, black = headers.get("White", ""), headers.get("Black", "")
-        white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-        # The comments start at the first move after the FEN (or the book moves, which carry
-        # "book"), made by the FEN's side to move. In self-play both sides are sampled.
-        first = 1 if " b " in headers.get("FEN", "") else 0
-        for colour, name, other in ((0, white, black), (1, black, white)):
-            if name not in sides:
-                continue
-            points = white_points if colour == 0 else 1.0 - white_points
-            for i, cp in enumerate(scores):
-                if (first + i) % 2 != colour or cp is None:
-                    continue
-                if i < min_ply or abs(cp) > max_cp:
+        for other, points, plies in named_sides(headers, len(scores), sides):
+            for i in plies:
+                cp = scores[i]
+                if cp is None or i < min_ply or abs(cp) > max_cp:
                     continue
                 reply = scores[i + 1] if i + 1 < len(scores) else None
                 opp = -reply if reply is not None and abs(reply) <= 3000 else None
@@ -130,21 +135,11 @@ def own_scores_by_move(games, sides: List[str], max_cp: int, numbers=MOVE_NUMBER
 
     rows = {n: [] for n in numbers}
     for headers, scores, _ in games:
-        result = headers.get("Result", "*")
-        if result not in ("1-0", "0-1", "1/2-1/2"):
-            continue
-        white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-        first = 1 if " b " in headers.get("FEN", "") else 0
-        for colour, name in ((0, headers.get("White", "")), (1, headers.get("Black", ""))):
-            if name not in sides:
-                continue
-            points = white_points if colour == 0 else 1.0 - white_points
-            own = [i for i in range(len(scores)) if (first + i) % 2 == colour]
+        for _, points, own in named_sides(headers, len(scores), sides):
             for n in numbers:
                 if len(own) < n or own[n - 1] + 1 >= len(scores):
                     continue
-                i = own[n - 1]
-                mine, reply = scores[i], scores[i + 1]
+                mine, reply = scores[own[n - 1]], scores[own[n - 1] + 1]
                 if mine is None or reply is None:
                     continue
                 rows[n].append((clip(mine), clip(reply), points))
