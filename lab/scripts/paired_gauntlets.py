@@ -7,13 +7,16 @@ A and B are match.py PGNs of `lab/scripts/gauntlet.sh` runs with the same oppone
 and seed (so round k is the same opening with the same colours in both; the script checks the
 opening and the colours of every round). It prints each run's score of NAME and the mean
 difference A - B in points a game, with its standard error over the game pairs (rounds 2k-1,
-2k: one opening, both colours), so the two runs' shared openings cancel out.
+2k: one opening, both colours), so the two runs' shared openings cancel out, and the same
+difference in Elo (the referee's paired delta method, referee_stats.diff_paired).
 """
 import argparse
 import math
-import re
 import sys
-from typing import Dict, Tuple
+from typing import Dict, List, Tuple
+
+import referee_stats as rs
+from eval_calibration import parse_games_text
 
 POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
@@ -21,8 +24,7 @@ POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 def games_by_round(text: str, side: str) -> Dict[int, Tuple[str, str, float]]:
     """Round -> (opening, White, the side's points) for every finished game in PGN text."""
     out = {}
-    for game in text.split("[Event ")[1:]:
-        tag = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', "[Event " + game, re.M))
+    for tag, _, _ in parse_games_text(text):
         if tag.get("Result") not in POINTS or not tag.get("Round", "").isdigit():
             continue
         if side not in (tag.get("White"), tag.get("Black")):
@@ -34,16 +36,22 @@ def games_by_round(text: str, side: str) -> Dict[int, Tuple[str, str, float]]:
     return out
 
 
-def paired_difference(a, b) -> Tuple[int, float, float]:
-    """(pairs, mean of A - B in points a game, its standard error) over the rounds 2k-1, 2k
-    both runs finished; a round whose opening or colours differ is an error."""
+def matched_pairs(a, b) -> List[Tuple[int, int]]:
+    """(A's, B's) half-points (0..4) of every game pair, rounds 2k-1 and 2k, both runs
+    finished; a round whose opening or colours differ is an error."""
     for r in set(a) & set(b):
         if a[r][:2] != b[r][:2]:
             raise ValueError(f"round {r}: {a[r][:2]} against {b[r][:2]}: not the same game")
-    diffs = []
+    pairs = []
     for k in range(1, max(set(a) | set(b) | {0}) + 1, 2):
         if all(r in a and r in b for r in (k, k + 1)):
-            diffs.append((a[k][2] + a[k + 1][2] - b[k][2] - b[k + 1][2]) / 2)
+            pairs.append((round(2 * (a[k][2] + a[k + 1][2])), round(2 * (b[k][2] + b[k + 1][2]))))
+    return pairs
+
+
+def paired_difference(a, b) -> Tuple[int, float, float]:
+    """(pairs, mean of A - B in points a game, its standard error) over [`matched_pairs`]."""
+    diffs = [(x - y) / 4 for x, y in matched_pairs(a, b)]
     n = len(diffs)
     if n < 2:
         raise ValueError("fewer than two game pairs in common")
@@ -72,6 +80,9 @@ def main() -> int:
         print(f"{path}: {len(run)} games, {100 * score:.1f} %")
     print(f"A - B over {n} game pairs: {100 * mean:+.1f} +/- {196 * se:.1f} points a game "
           f"(in %, 95 %)")
+    elo = rs.diff_paired(matched_pairs(*runs))
+    if elo:
+        print(f"A - B in Elo (paired, delta method): {elo[0]:+.1f} +/- {elo[1]:.1f} (95 %)")
     return 0
 
 
