@@ -18,6 +18,8 @@ import statistics
 
 import chess.pgn
 
+from pgn_files import open_pgn
+
 TIME = re.compile(r"(\d+(?:\.\d+)?)s\b")
 
 
@@ -31,7 +33,7 @@ def main():
     args = parser.parse_args()
     use = {}
     bands = {}
-    with open(args.pgn, encoding="utf-8") as f:
+    with open_pgn(args.pgn) as f:
         while (game := chess.pgn.read_game(f)) is not None:
             names = [game.headers.get("White", "?"), game.headers.get("Black", "?")]
             times = {name: [] for name in names}

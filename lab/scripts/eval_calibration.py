@@ -36,6 +36,8 @@ import re
 import sys
 from typing import Dict, List, Optional, Tuple
 
+from pgn_files import open_pgn
+
 SCORE = re.compile(r"^([+-]\d+\.\d+)/\d+")
 BANDS = [(-400, -250), (-250, -150), (-150, -75), (-75, -25), (-25, 25), (25, 75), (75, 150),
          (150, 250), (250, 400)]
@@ -43,7 +45,7 @@ BANDS = [(-400, -250), (-250, -150), (-150, -75), (-75, -25), (-25, 25), (25, 75
 
 def parse_games(path: str) -> list:
     """The games of a PGN file (see [`parse_games_text`])."""
-    with open(path, encoding="utf-8", errors="replace") as f:
+    with open_pgn(path) as f:
         return parse_games_text(f.read())
 
 
@@ -184,7 +186,7 @@ def parse_games_on_boards(path: str):
     import chess.pgn
 
     games = []
-    with open(path, encoding="utf-8", errors="replace") as f:
+    with open_pgn(path) as f:
         while True:
             game = chess.pgn.read_game(f)
             if game is None:

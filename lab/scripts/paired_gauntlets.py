@@ -17,6 +17,7 @@ from typing import Dict, List, Tuple
 
 import referee_stats as rs
 from eval_calibration import parse_games_text
+from pgn_files import open_pgn
 
 POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
@@ -69,7 +70,7 @@ def main() -> int:
     try:
         runs = []
         for path in (args.a, args.b):
-            with open(path, encoding="utf-8", errors="replace") as f:
+            with open_pgn(path) as f:
                 runs.append(games_by_round(f.read(), args.side))
         n, mean, se = paired_difference(*runs)
     except (OSError, ValueError) as e:

@@ -22,6 +22,8 @@ import re
 import sys
 from collections import defaultdict
 
+from pgn_files import open_pgn
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The shared tools outside the repository: BETACUT_SHARED, default ../shared.
 SHARED = os.environ.get("BETACUT_SHARED") or os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared"))
@@ -32,7 +34,7 @@ POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 def games(path):
     """Yields the tag dictionaries of the games of a PGN file."""
     tags = {}
-    with open(path, encoding="utf-8", errors="replace") as f:
+    with open_pgn(path) as f:
         for line in f:
             found = TAG.match(line)
             if found:
