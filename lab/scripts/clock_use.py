@@ -8,7 +8,10 @@ games; `--profile` adds each engine's mean time per move in bands of ten of its 
 games), which shows where in the game the time goes. Needs python-chess (the venv of
 ../shared/tools/setup.sh).
 
-usage: lab/scripts/clock_use.py GAMES.pgn BASE INC [--min-moves N] [--profile]
+With `--control-moves N` (a control of BASE seconds every N moves, e.g. 40/10), an engine's use
+in a game is what it spent in its completed controls over what they gave it.
+
+usage: lab/scripts/clock_use.py GAMES.pgn BASE INC [--min-moves N] [--control-moves N] [--profile]
 e.g.   lab/scripts/clock_use.py gauntlet.pgn 10 0.1 --profile
 """
 
@@ -30,6 +33,9 @@ def main():
     parser.add_argument("inc", type=float, help="increment in seconds")
     parser.add_argument("--min-moves", type=int, default=60)
     parser.add_argument("--profile", action="store_true", help="mean move time by move band")
+    parser.add_argument("--control-moves", type=int, default=0,
+                        help="a conventional control (BASE seconds every N moves): the use "
+                             "of the completed controls of every game")
     args = parser.parse_args()
     use = {}
     bands = {}
@@ -45,12 +51,20 @@ def main():
             for name, spent in times.items():
                 for move, seconds in enumerate(spent):
                     bands.setdefault(name, {}).setdefault(move // 10, []).append(seconds)
-                if len(spent) >= args.min_moves:
+                if args.control_moves > 0:
+                    controls = len(spent) // args.control_moves
+                    if controls > 0:
+                        moves = controls * args.control_moves
+                        had = args.base * controls + args.inc * moves
+                        use.setdefault(name, []).append(sum(spent[:moves]) / had)
+                elif len(spent) >= args.min_moves:
                     had = args.base + args.inc * len(spent)
                     use.setdefault(name, []).append(sum(spent) / had)
     for name, shares in sorted(use.items()):
+        which = (f"games with a completed control of {args.control_moves} moves"
+                 if args.control_moves > 0 else f"games of {args.min_moves}+ moves")
         print(
-            f"{name}: {len(shares)} games of {args.min_moves}+ moves, "
+            f"{name}: {len(shares)} {which}, "
             f"mean use {100 * statistics.mean(shares):.1f} %, "
             f"median {100 * statistics.median(shares):.1f} %"
         )
