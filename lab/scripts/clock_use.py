@@ -26,6 +26,19 @@ from pgn_files import open_pgn
 TIME = re.compile(r"(\d+(?:\.\d+)?)s\b")
 
 
+def counted_moves(played, args):
+    """(moves counted, seconds they gave) of an engine's game of `played` moves, or None if
+    the game does not count: its completed controls with --control-moves, else the whole game
+    when it lasted --min-moves."""
+    if args.control_moves > 0:
+        controls = played // args.control_moves
+        moves = controls * args.control_moves
+        return (moves, args.base * controls + args.inc * moves) if controls > 0 else None
+    if played >= args.min_moves:
+        return played, args.base + args.inc * played
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pgn")
@@ -51,15 +64,10 @@ def main():
             for name, spent in times.items():
                 for move, seconds in enumerate(spent):
                     bands.setdefault(name, {}).setdefault(move // 10, []).append(seconds)
-                if args.control_moves > 0:
-                    controls = len(spent) // args.control_moves
-                    if controls > 0:
-                        moves = controls * args.control_moves
-                        had = args.base * controls + args.inc * moves
-                        use.setdefault(name, []).append(sum(spent[:moves]) / had)
-                elif len(spent) >= args.min_moves:
-                    had = args.base + args.inc * len(spent)
-                    use.setdefault(name, []).append(sum(spent) / had)
+                counted = counted_moves(len(spent), args)
+                if counted:
+                    moves, had = counted
+                    use.setdefault(name, []).append(sum(spent[:moves]) / had)
     for name, shares in sorted(use.items()):
         which = (f"games with a completed control of {args.control_moves} moves"
                  if args.control_moves > 0 else f"games of {args.min_moves}+ moves")
