@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Go on with an SPRT that stopped before its decision: one sequential test over all its runs.
 #
-#   lab/scripts/sprt_resume.sh NAME NEW BASE SEED ELO0 ELO1 EARLIER.pgn [EARLIER.pgn ...]
+#   lab/scripts/sprt_resume.sh NAME NEW BASE SEED ELO0 ELO1 [EARLIER.pgn ...]
 #
 # NAME, NEW, BASE, ELO0, ELO1 and the environment are those of lab/scripts/sprt.sh; SEED must be
 # new (no two runs share their openings). EARLIER.pgn are the PGNs of the test's earlier runs
 # (sprt.sh's OUT/NAME.pgn). PRIOR="W D L P0 P1 P2 P3 P4" adds runs whose PGNs are gone, with
-# the counts the docs recorded. The games play with match.py without its own --sprt; every
+# the counts the docs recorded (with PRIOR alone, on a new machine, no PGN is needed). The games play with match.py without its own --sprt; every
 # CHECK seconds [60] lab/scripts/sprt_combine.py pools the pairs of all runs and the new one,
 # appends its line to OUT/NAME.combined, and when the pooled test crosses a bound the match is
 # interrupted (it writes its summary) and the verdict is the combined line. So the test goes on
@@ -17,7 +17,7 @@ usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' 
 case ${1:-} in
     -h | --help) usage; exit 0 ;;
 esac
-if [ $# -lt 7 ]; then
+if [ $# -lt 6 ]; then
     usage >&2
     exit 2
 fi
@@ -34,6 +34,10 @@ mkdir -p "$OUT"
 for binary in "$new" "$base"; do
     [ -x "$binary" ] || { echo "sprt_resume.sh: $binary is not an executable" >&2; exit 2; }
 done
+if [ ${#earlier[@]} -eq 0 ] && [ "$PRIOR" = "0 0 0 0 0 0 0 0" ]; then
+    echo "sprt_resume.sh: nothing to resume: give EARLIER.pgn or PRIOR" >&2
+    exit 2
+fi
 for pgn in "${earlier[@]}"; do
     [ -r "$pgn" ] || { echo "sprt_resume.sh: cannot read $pgn" >&2; exit 2; }
 done
@@ -82,5 +86,5 @@ wait "$match" || true
 format='%s %s (resumed; new %s, base %s, tc %s, seed %s, bounds [%s, %s]%s; earlier: %s): %s\n'
 # shellcheck disable=SC2059
 printf "$format" "$(date -u +%F)" "$name" "$new" "$base" "$TC" "$seed" "$elo0" "$elo1" \
-    "${EXTRA:+, $EXTRA}" "${earlier[*]}" "$verdict" >>"$OUT/summary.txt"
+    "${EXTRA:+, $EXTRA}" "${earlier[*]:-none}${PRIOR:+, prior $PRIOR}" "$verdict" >>"$OUT/summary.txt"
 echo "$verdict"
