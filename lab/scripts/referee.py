@@ -4,7 +4,7 @@
     lab/scripts/referee.py --build base=/tmp/base@aaf2a98 --build new=target/release/betacut
                        [--chunks 7 | --chunks 3-6] [--run NAME] [--rungs FILE] [--rung NAME ...]
                        [--pairs N] [--tc-scale X] [--concurrency 2] [--out DIR] [--base NAME]
-    lab/scripts/referee.py --report --run NAME   (or --report FILE.jsonl)
+    lab/scripts/referee.py --report --run NAME [--rung NAME ...]   (or --report FILE.jsonl)
 
 Each rung of lab/scripts/referee-rungs.toml is an opponent (path, protocol, options) with a clock
 for it and one for Betacut (time odds through match.py --tc-for); every build plays with
@@ -13,6 +13,10 @@ noob_2moves.epd (the book shuffled once with `book_seed`, openings k*N onward), 
 twice with colours swapped, on every rung, with match.py seed book_seed*1000+k. Every build
 meets the same openings, colours and seeds. Chunk k is played by every build on every rung
 before chunk k+1, so a run stopped anywhere leaves the builds at most one (rung, chunk) apart.
+
+A rung that drifted outside 35-65 % is moved: a new rung with its new clock, and the old one
+marked `retired = true`, which stays in the file so its results still fit but is neither played
+nor reported unless --rung names it.
 
 A build is NAME=PATH[@COMMIT]; without @COMMIT the commit of the checkout the binary lies in
 (PATH under CHECKOUT/target/, HEAD, "+dirty" with uncommitted changes) is taken. The run's name
@@ -209,6 +213,22 @@ def check_fits(records: List[Dict], builds: List[Build], conds: Dict[str, Dict],
         if r["rung"] in conds and r["conditions"] != conds[r["rung"]]:
             raise RefereeError(f"{path}: rung {r['rung']} was played under other conditions "
                                f"({r['conditions']}); rename the rung or use another --run")
+
+
+def retired_rungs(cfg: Dict[str, Any]) -> set:
+    """Names of the rungs marked `retired` (moved): neither played nor reported by default."""
+    return {r["name"] for r in cfg["rung"] if r.get("retired")}
+
+
+def only_rungs(records: List[Dict], names: List[str], retired: set, path: str) -> List[Dict]:
+    """The records of the rungs named; when none is, of every rung but the retired ones. A
+    name the file does not hold is an error."""
+    if not names:
+        return [r for r in records if r["rung"] not in retired]
+    unknown = sorted(set(names) - {r["rung"] for r in records})
+    if unknown:
+        raise RefereeError(f"--rung: {path} holds no results of {unknown}")
+    return [r for r in records if r["rung"] in names]
 
 
 def book_lines(path: str) -> List[str]:
@@ -456,7 +476,7 @@ def main() -> int:
     ap.add_argument("--run", help="the run's name, or a results file with --report")
     ap.add_argument("--rungs", default=os.path.join(HERE, "referee-rungs.toml"))
     ap.add_argument("--rung", action="append", default=[], metavar="NAME",
-                    help="play only these rungs (default all)")
+                    help="play and report only these rungs (default: all but the retired)")
     ap.add_argument("--pairs", type=int, help="game pairs a rung in a chunk (default: the file's)")
     ap.add_argument("--tc-scale", type=float, default=1.0,
                     help="scale both clocks (a quick check; results go under other conditions)")
@@ -490,7 +510,8 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         name = args.run or "_".join(f"{b.name}-{b.commit}" for b in builds)
         path = os.path.join(args.results, name + ".jsonl")
     if args.report:
-        print(report(load_results(path), args.base))
+        retired = retired_rungs(load_rungs(args.rungs))
+        print(report(only_rungs(load_results(path), args.rung, retired, path), args.base))
         return 0
     if not builds:
         ap.error("give the builds to play (--build NAME=PATH)")
@@ -500,7 +521,9 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if not os.access(b.path, os.X_OK):
             raise RefereeError(f"build {b.name}: {b.path} is not an executable")
     cfg = load_rungs(args.rungs)
-    rungs = [r for r in cfg["rung"] if not args.rung or r["name"] in args.rung]
+    retired = retired_rungs(cfg)
+    rungs = [r for r in cfg["rung"]
+             if (r["name"] in args.rung if args.rung else r["name"] not in retired)]
     if set(args.rung) - {r["name"] for r in rungs}:
         unknown = sorted(set(args.rung) - {r["name"] for r in rungs})
         raise RefereeError(f"--rung: unknown {unknown}")
@@ -551,7 +574,7 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         status = 130
     if not args.dry_run:
         print()
-        print(report(records, args.base))
+        print(report(only_rungs(records, args.rung, retired, path), args.base))
     return status
 
 

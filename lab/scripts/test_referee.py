@@ -140,6 +140,18 @@ class Bookkeeping(unittest.TestCase):
         self.assertIn("| new | sf | 4 |", text)
         self.assertIn("| new | **pooled** | 4 |", text)
 
+    def test_only_rungs_leaves_out_a_moved_rung(self):
+        records = [{"rung": "sf", "chunk": 0}, {"rung": "fairy-1of4", "chunk": 0},
+                   {"rung": "fairy-1of2", "chunk": 0}]
+        retired = {"fairy-1of4"}
+        kept = referee.only_rungs(records, [], retired, "run.jsonl")
+        self.assertEqual([r["rung"] for r in kept], ["sf", "fairy-1of2"])
+        named = referee.only_rungs(records, ["fairy-1of4"], retired, "run.jsonl")
+        self.assertEqual([r["rung"] for r in named], ["fairy-1of4"])
+        self.assertEqual(referee.only_rungs(records, [], set(), "run.jsonl"), records)
+        with self.assertRaises(referee.RefereeError):
+            referee.only_rungs(records, ["ethereal"], retired, "run.jsonl")
+
 
 if __name__ == "__main__":
     unittest.main()
