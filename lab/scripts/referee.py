@@ -220,15 +220,18 @@ def retired_rungs(cfg: Dict[str, Any]) -> set:
     return {r["name"] for r in cfg["rung"] if r.get("retired")}
 
 
-def only_rungs(records: List[Dict], names: List[str], retired: set, path: str) -> List[Dict]:
-    """The records of the rungs named; when none is, of every rung but the retired ones. A
-    name the file does not hold is an error."""
+def only_rungs(records: List[Dict], names: List[str], retired: set) -> List[Dict]:
+    """The records of the rungs named; when none is, of every rung but the retired ones."""
     if not names:
         return [r for r in records if r["rung"] not in retired]
+    return [r for r in records if r["rung"] in names]
+
+
+def check_reported_rungs(records: List[Dict], names: List[str], path: str):
+    """Refuses a --report of a rung the results file holds nothing of."""
     unknown = sorted(set(names) - {r["rung"] for r in records})
     if unknown:
         raise RefereeError(f"--rung: {path} holds no results of {unknown}")
-    return [r for r in records if r["rung"] in names]
 
 
 def book_lines(path: str) -> List[str]:
@@ -510,8 +513,10 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         name = args.run or "_".join(f"{b.name}-{b.commit}" for b in builds)
         path = os.path.join(args.results, name + ".jsonl")
     if args.report:
+        records = load_results(path)
+        check_reported_rungs(records, args.rung, path)
         retired = retired_rungs(load_rungs(args.rungs))
-        print(report(only_rungs(load_results(path), args.rung, retired, path), args.base))
+        print(report(only_rungs(records, args.rung, retired), args.base))
         return 0
     if not builds:
         ap.error("give the builds to play (--build NAME=PATH)")
@@ -574,7 +579,7 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         status = 130
     if not args.dry_run:
         print()
-        print(report(only_rungs(records, args.rung, retired, path), args.base))
+        print(report(only_rungs(records, args.rung, retired), args.base))
     return status
 
 
