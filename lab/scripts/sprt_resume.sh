@@ -6,7 +6,8 @@
 # NAME, NEW, BASE, ELO0, ELO1 and the environment are those of lab/scripts/sprt.sh; SEED must be
 # new (no two runs share their openings). EARLIER.pgn are the PGNs of the test's earlier runs
 # (sprt.sh's OUT/NAME.pgn). PRIOR="W D L P0 P1 P2 P3 P4" adds runs whose PGNs are gone, with
-# the counts the docs recorded (with PRIOR alone, on a new machine, no PGN is needed). The games play with match.py without its own --sprt; every
+# the counts the docs recorded (with PRIOR alone, on a new machine, no PGN is needed). The games
+# play with match.py without its own --sprt; every
 # CHECK seconds [60] lab/scripts/sprt_combine.py pools the pairs of all runs and the new one,
 # appends its line to OUT/NAME.combined, and when the pooled test crosses a bound the match is
 # interrupted (it writes its summary) and the verdict is the combined line. So the test goes on
@@ -28,13 +29,14 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=lab/scripts/sprt_defaults.sh
 . "$here/lab/scripts/sprt_defaults.sh"
 CHECK=${CHECK:-60}
-PRIOR=${PRIOR:-0 0 0 0 0 0 0 0}
+no_prior="0 0 0 0 0 0 0 0"
+PRIOR=${PRIOR:-$no_prior}
 PAUSE_DATAGEN=${PAUSE_DATAGEN:-1}
 mkdir -p "$OUT"
 for binary in "$new" "$base"; do
     [ -x "$binary" ] || { echo "sprt_resume.sh: $binary is not an executable" >&2; exit 2; }
 done
-if [ ${#earlier[@]} -eq 0 ] && [ "$PRIOR" = "0 0 0 0 0 0 0 0" ]; then
+if [ ${#earlier[@]} -eq 0 ] && [ "$PRIOR" = "$no_prior" ]; then
     echo "sprt_resume.sh: nothing to resume: give EARLIER.pgn or PRIOR" >&2
     exit 2
 fi
@@ -84,7 +86,9 @@ done
 wait "$match" || true
 [ -n "$verdict" ] || verdict=$(combined)
 format='%s %s (resumed; new %s, base %s, tc %s, seed %s, bounds [%s, %s]%s; earlier: %s): %s\n'
+prior_text=""
+[ "$PRIOR" = "$no_prior" ] || prior_text=", prior $PRIOR"
 # shellcheck disable=SC2059
 printf "$format" "$(date -u +%F)" "$name" "$new" "$base" "$TC" "$seed" "$elo0" "$elo1" \
-    "${EXTRA:+, $EXTRA}" "${earlier[*]:-none}${PRIOR:+, prior $PRIOR}" "$verdict" >>"$OUT/summary.txt"
+    "${EXTRA:+, $EXTRA}" "${earlier[*]:-none}$prior_text" "$verdict" >>"$OUT/summary.txt"
 echo "$verdict"
