@@ -18,7 +18,8 @@
 # Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
 # matches take the cores from it, and lab/scripts/sprt.sh and spsa.py pause it for timed games.
 # Environment: GENERATION [11]: the data's generation (10: gen8.bin's games of bb2deb1, seed
-# 4310; 11: gen10.bin's games of aa73cd7, seed 4311; nets/README.md, "Data manifest"), DATA
+# 4310; 11: gen10.bin's games of aa73cd7, seed 4311; 12: ft11f-a's games with a third
+# Chess960, the generator of 4dd91a8, seed 4320; nets/README.md, "Data manifest"), DATA
 # [~/betacut-data/genGENERATION], DATA_LANES (below), BIN [~/bin], SPSA [0] (1: the
 # SPSA run as well), SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each
 # ("0,1": both cores, twice the iterations an hour; fixed-node games give the same results
@@ -35,10 +36,14 @@ SPSA_CORES=${SPSA_CORES:-1}
 SPSA_CONCURRENCY=${SPSA_CONCURRENCY:-$(tr ',' '\n' <<<"$SPSA_CORES" | wc -l)}
 # The generation's generator and seed (nets/README.md, "Data manifest") and the SPSA run's tune
 # build (docs/experiments.md, "SPSA at a fixed number of nodes").
+generation_flags=()
 case $GENERATION in
     10) DATAGEN_COMMIT=bb2deb1 DATAGEN_SEED=4310 ;;
     11) DATAGEN_COMMIT=aa73cd7 DATAGEN_SEED=4311 ;;
-    *) echo "long_jobs.sh: no generation $GENERATION (10 or 11)" >&2; exit 2 ;;
+    12) DATAGEN_COMMIT=4dd91a8 DATAGEN_SEED=4320
+        generation_flags=(--chess960 0.17 --double-chess960 0.17
+            --net "$here/lab/nets/candidates/ft11f-a.bin") ;;
+    *) echo "long_jobs.sh: no generation $GENERATION (10, 11 or 12)" >&2; exit 2 ;;
 esac
 TUNE_COMMIT=a5aecf1
 # The generator is built for this machine's CPU (DATAGEN_NATIVE=1; 0: the portable build of
@@ -61,7 +66,7 @@ fi
 if [ "$DATAGEN_PGO" = 1 ]; then datagen_bin=${datagen_bin}_pgo; fi
 tune_bin=$BIN/BETACUT_tune_$TUNE_COMMIT
 datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
-    --exact-only --undamped --threads 1)
+    --exact-only --undamped --threads 1 "${generation_flags[@]}")
 # The game ranges, one lane a core: "FROM:TO" ranges run in order, joined by commas. Every new
 # machine so far lost the data (2026-12-02 the fourth time), so the lanes make games no net has
 # been trained on: the held-out chunk 0 first, then each lane of lab/tuning/genGENERATION-lanes
