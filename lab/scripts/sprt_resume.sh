@@ -7,12 +7,11 @@
 # new (no two runs share their openings). EARLIER.pgn are the PGNs of the test's earlier runs
 # (sprt.sh's OUT/NAME.pgn). PRIOR="W D L P0 P1 P2 P3 P4" adds runs whose PGNs are gone, with
 # the counts the docs recorded (with PRIOR alone, on a new machine, no PGN is needed). The games
-# play with match.py without its own --sprt; every
-# CHECK seconds [60] lab/scripts/sprt_combine.py pools the pairs of all runs and the new one,
-# appends its line to OUT/NAME.combined, and when the pooled test crosses a bound the match is
-# interrupted (it writes its summary) and the verdict is the combined line. So the test goes on
-# where it stopped and its error rates stay those of one SPRT. Writes OUT/NAME.{log,pgn,json,
-# combined} and one line to OUT/summary.txt.
+# play with match.py without its own --sprt; every CHECK seconds [60] lab/scripts/sprt_combine.py
+# pools the pairs of all runs and the new one, appends its line to OUT/NAME.combined, and when
+# the pooled test crosses a bound the match is interrupted (it writes its summary) and the
+# verdict is the combined line. So the test goes on where it stopped and its error rates stay
+# those of one SPRT. Writes OUT/NAME.{log,pgn,json,combined} and one line to OUT/summary.txt.
 set -euo pipefail
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 case ${1:-} in
