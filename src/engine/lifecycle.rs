@@ -29,10 +29,10 @@ pub struct FinishedSearch {
     pub time_used: Duration,
 }
 
-/// The soft and hard time limits the time manager derives from `limits` (`None` for a search
-/// without a clock or move time), for front-ends that show them.
-pub fn time_budget(limits: &SearchLimits) -> Option<TimeBudget> {
-    TimeBudget::from_limits(limits)
+/// The soft and hard time limits the time manager derives from `limits` for a search of `pos`
+/// (`None` for a search without a clock or move time), for front-ends that show them.
+pub fn time_budget(limits: &SearchLimits, pos: &Position) -> Option<TimeBudget> {
+    TimeBudget::from_limits(limits, pos.fullmove_number())
 }
 
 impl Engine {

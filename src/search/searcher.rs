@@ -337,7 +337,7 @@ impl Searcher {
             tt,
             control,
             limits,
-            budget: TimeBudget::from_limits(limits),
+            budget: TimeBudget::from_limits(limits, pos.fullmove_number()),
             abort: &abort,
             thread_nodes: &thread_nodes,
             random_seed: self.random_seed,

@@ -13,6 +13,30 @@ const MIN_THINK: Duration = Duration::from_millis(1);
 /// one against 24).
 const SUDDEN_DEATH_HORIZON: u32 = 20;
 
+/// From this move on a game without moves to go is planned over fewer moves, falling by one
+/// every [`HORIZON_MOVES_PER_STEP`] moves down to [`LATE_HORIZON`]. A settled search starts
+/// no iteration after about 0.4 of its soft limit (remaining / horizon plus the increment), so
+/// late in a game it spends about the increment while a bank of about 1.4 x horizon
+/// increments stays on the clock: with a fixed horizon of 20 that bank is never spent (Betacut used 88 % of its clock where
+/// Ethereal 12.00 used 98 %, at 10+0.1, almost all the difference in moves 1-40). The early
+/// moves keep their time: planning every move at twice the share spent the clock early and
+/// lost (docs/branches, `clock-share`).
+const HORIZON_FALLS_FROM_MOVE: u32 = 20;
+/// Moves a game goes on for every move the horizon falls by after [`HORIZON_FALLS_FROM_MOVE`].
+const HORIZON_MOVES_PER_STEP: u32 = 3;
+/// The shortest horizon of a game without moves to go (from move 62 with the values above).
+const LATE_HORIZON: u32 = 6;
+
+/// Moves a game without moves to go is planned over at move `move_number` (the position's
+/// fullmove number): [`SUDDEN_DEATH_HORIZON`] up to move [`HORIZON_FALLS_FROM_MOVE`], then one
+/// less every [`HORIZON_MOVES_PER_STEP`] moves, never below [`LATE_HORIZON`].
+pub fn sudden_death_horizon(move_number: u32) -> u32 {
+    let fallen = move_number.saturating_sub(HORIZON_FALLS_FROM_MOVE) / HORIZON_MOVES_PER_STEP;
+    SUDDEN_DEATH_HORIZON
+        .saturating_sub(fallen)
+        .max(LATE_HORIZON)
+}
+
 /// Share of the scaled soft limit before which a new iteration may still start. An iteration
 /// usually takes longer than all before it together, so starting one late overshoots the soft
 /// limit; the share 0.6 left Betacut using 77 % of its clock at 10+0.1 (Ethereal 12: 98 %),
@@ -33,8 +57,9 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The budget for `limits`, or `None` when no time limit applies (depth, nodes, infinite).
-    pub fn from_limits(limits: &SearchLimits) -> Option<TimeBudget> {
+    /// The budget for `limits` at move `move_number` of the game (the root's fullmove number),
+    /// or `None` when no time limit applies (depth, nodes, infinite).
+    pub fn from_limits(limits: &SearchLimits, move_number: u32) -> Option<TimeBudget> {
         let overhead = planned_overhead(limits);
         let movetime = limits.movetime.map(|t| {
             let t = t.saturating_sub(overhead).max(MIN_THINK);
@@ -49,11 +74,10 @@ impl TimeBudget {
             // Never plan to use more than what is on the clock minus the overhead, and keep a
             // reserve for the rest of the control.
             let available = clock.remaining.saturating_sub(overhead);
-            let moves = clock
-                .moves_to_go
-                .filter(|&m| m > 0)
-                .unwrap_or(SUDDEN_DEATH_HORIZON)
-                .min(SUDDEN_DEATH_HORIZON);
+            let moves = match clock.moves_to_go.filter(|&m| m > 0) {
+                Some(to_go) => to_go.min(SUDDEN_DEATH_HORIZON),
+                None => sudden_death_horizon(move_number),
+            };
             let base = available / moves + clock.increment;
             // When the last move of a control is near, spend more per move but never the last
             // fraction of the clock.
@@ -181,15 +205,17 @@ mod tests {
             (300, 0, Some(1)),
             (5, 0, None),
         ] {
-            let Some(b) = TimeBudget::from_limits(&clock(ms, inc, mtg)) else {
-                panic!("clock limits give a budget");
-            };
-            assert!(b.soft <= b.hard);
-            for factor in [0.3, 1.0, 2.5] {
-                assert!(b.iteration_deadline(factor) <= b.hard, "{factor}: {b:?}");
+            for move_number in [1, 30, 60, 200] {
+                let Some(b) = TimeBudget::from_limits(&clock(ms, inc, mtg), move_number) else {
+                    panic!("clock limits give a budget");
+                };
+                assert!(b.soft <= b.hard);
+                for factor in [0.3, 1.0, 2.5] {
+                    assert!(b.iteration_deadline(factor) <= b.hard, "{factor}: {b:?}");
+                }
+                let left = Duration::from_millis(ms).saturating_sub(Duration::from_millis(20));
+                assert!(b.hard <= left.max(MIN_THINK), "{ms} {inc} {mtg:?}: {b:?}");
             }
-            let left = Duration::from_millis(ms).saturating_sub(Duration::from_millis(20));
-            assert!(b.hard <= left.max(MIN_THINK), "{ms} {inc} {mtg:?}: {b:?}");
         }
     }
 
@@ -235,15 +261,34 @@ mod tests {
     }
 
     #[test]
+    fn late_moves_of_a_game_without_moves_to_go_plan_over_fewer_moves() {
+        assert_eq!(sudden_death_horizon(1), 20);
+        assert_eq!(sudden_death_horizon(20), 20);
+        assert_eq!(sudden_death_horizon(23), 19);
+        assert_eq!(sudden_death_horizon(50), 10);
+        assert_eq!(sudden_death_horizon(56), 8);
+        assert_eq!(sudden_death_horizon(62), 6);
+        assert_eq!(sudden_death_horizon(500), 6);
+        let soft = |ms, mtg, move_number| {
+            TimeBudget::from_limits(&clock(ms, 100, mtg), move_number).map(|b| b.soft)
+        };
+        // 10 s and 0.1 s a move, 20 ms overhead: 9.98 s / 20 + 80 ms early, / 10 at move 50.
+        assert_eq!(soft(10_000, None, 10), Some(Duration::from_millis(579)));
+        assert_eq!(soft(10_000, None, 50), Some(Duration::from_millis(1078)));
+        // Moves to go keep their own horizon whatever the move number.
+        assert_eq!(soft(10_000, Some(40), 10), soft(10_000, Some(40), 60));
+    }
+
+    #[test]
     fn movetime_is_used_whole_minus_overhead() {
         let limits = SearchLimits {
             movetime: Some(Duration::from_millis(1000)),
             move_overhead: Duration::from_millis(30),
             ..SearchLimits::default()
         };
-        let b = TimeBudget::from_limits(&limits);
+        let b = TimeBudget::from_limits(&limits, 1);
         assert_eq!(b.map(|b| b.hard), Some(Duration::from_millis(970)));
-        assert_eq!(TimeBudget::from_limits(&SearchLimits::depth(5)), None);
+        assert_eq!(TimeBudget::from_limits(&SearchLimits::depth(5), 1), None);
     }
 
     #[test]

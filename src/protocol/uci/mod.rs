@@ -331,7 +331,7 @@ impl Uci {
         let excluded = self.excluded_moves(&params.searchmoves, line);
         let limits = self.go_limits(&params, excluded);
         if self.debug.load(Ordering::Relaxed) {
-            if let Some(budget) = time_budget(&limits) {
+            if let Some(budget) = time_budget(&limits, self.engine.position()) {
                 self.note(&format!(
                     "time budget: soft {} ms, hard {} ms",
                     budget.soft.as_millis(),
