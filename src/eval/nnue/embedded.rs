@@ -7,7 +7,7 @@ use super::network::{NetError, Network};
 use std::sync::Arc;
 
 /// The net file compiled into the binary, if any.
-pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("nets/gen10.bin"));
+pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("nets/ft11f-a.bin"));
 
 /// Parses a net file's bytes that were compiled into the binary (the same checks as a file
 /// read from disk: header, length, hash, weight ranges).
