@@ -6,7 +6,7 @@
 //! `draw = 1 - win - loss`, where `a` (the score at which the side to move wins half its games)
 //! and `b` (how slowly the win rate rises with the score) are cubic polynomials of the material
 //! on the board (see [`material`]). The coefficients were fitted by maximum likelihood to the
-//! self-play games of the shipped network (`gen10.bin`) with `lab/scripts/wdl_fit.py`, which
+//! self-play games of the shipped network (`gen11.bin`) with `lab/scripts/wdl_fit.py`, which
 //! also tried the full-move number as the phase variable: it predicted held-out games no better
 //! beyond the noise, and the material depends on the position alone, not on the move counter of
 //! the FEN a GUI sends.
@@ -26,9 +26,9 @@ const MATERIAL_SCALE: f64 = 58.0;
 
 /// Coefficients of `a` in the scaled material `m`, constant term first:
 /// `a = A[0] + A[1] m + A[2] m^2 + A[3] m^3` (centipawns).
-const A: [f64; 4] = [379.948607, -808.312032, 768.939453, -255.454894];
+const A: [f64; 4] = [370.159662, -733.479909, 662.384327, -211.437522];
 /// Coefficients of `b` in the scaled material, constant term first (centipawns).
-const B: [f64; 4] = [74.754102, -51.463151, 114.577676, -53.851162];
+const B: [f64; 4] = [72.214933, -23.383426, 73.404765, -35.451872];
 
 /// Win, draw and loss chances of the side to move, per mille; they always sum to 1000.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
