@@ -15,7 +15,8 @@
 # Environment (defaults in brackets): DATA [~/betacut-data/gen10], HELD_OUT (a file name in
 # DATA) [chunk-000000000.bin], RANGES (first games, "FROM-TO" half-open, chunk size CHUNK)
 # ["1000-55000 200000-255000": the chunks of ft10-9m-a and ft10-9m-b], CHUNK [1000],
-# INIT [src/eval/nnue/nets/gen10.bin, the shipped net; gen8.bin was the init of gen10.bin],
+# INIT [src/eval/nnue/nets/gen10.bin, the init of ft11f-a, shipped as gen11.bin; gen8.bin was
+# the init of gen10.bin],
 # BIN [target/release/betacut-lab], OUT [~/nets], EPOCHS [8],
 # LR [0.0001], LR_END [0.000001], WDL [0.1], THREADS [1], SEED [1], EXPECT [] (ft10-9m-b:
 # bf4cb1253ae32bec), NICE [1]: at idle priority, so timed matches and builds take the cores first,

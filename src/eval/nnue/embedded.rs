@@ -1,4 +1,4 @@
-//! The network built into the binary: `nets/gen10.bin` (how it was made: `nets/README.md`). The
+//! The network built into the binary: `nets/gen11.bin` (how it was made: `nets/README.md`). The
 //! engine parses it once at start-up with [`embedded_network`] (the same checks as a file read
 //! from disk) and evaluates with it unless `EvalFile` names another network. To ship another
 //! net, point [`EMBEDDED_NET`] at its file; a unit test checks that the embedded bytes parse.
@@ -7,7 +7,7 @@ use super::network::{NetError, Network};
 use std::sync::Arc;
 
 /// The net file compiled into the binary, if any.
-pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("nets/ft11f-a.bin"));
+pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("nets/gen11.bin"));
 
 /// Parses a net file's bytes that were compiled into the binary (the same checks as a file
 /// read from disk: header, length, hash, weight ranges).
