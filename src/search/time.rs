@@ -17,10 +17,10 @@ const SUDDEN_DEATH_HORIZON: u32 = 20;
 /// every [`HORIZON_MOVES_PER_STEP`] moves down to [`LATE_HORIZON`]. A settled search starts
 /// no iteration after about 0.4 of its soft limit (remaining / horizon plus the increment), so
 /// late in a game it spends about the increment while a bank of about 1.4 x horizon
-/// increments stays on the clock: with a fixed horizon of 20 that bank is never spent (Betacut used 88 % of its clock where
-/// Ethereal 12.00 used 98 %, at 10+0.1, almost all the difference in moves 1-40). The early
-/// moves keep their time: planning every move at twice the share spent the clock early and
-/// lost (docs/branches, `clock-share`).
+/// increments stays on the clock: with a fixed horizon of 20 that bank is never spent
+/// (Betacut used 88 % of its clock where Ethereal 12.00 used 98 %, at 10+0.1, almost all the
+/// difference in moves 1-40). The early moves keep their time: planning every move at twice
+/// the share spent the clock early and lost (docs/branches, `clock-share`).
 const HORIZON_FALLS_FROM_MOVE: u32 = 20;
 /// Moves a game goes on for every move the horizon falls by after [`HORIZON_FALLS_FROM_MOVE`].
 const HORIZON_MOVES_PER_STEP: u32 = 3;
