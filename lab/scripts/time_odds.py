@@ -12,7 +12,8 @@ noob_2moves.epd, colours swapped in pairs. Each share's match writes OUT/share-K
 where it stopped. At the end it prints one line per share (opponent's time, Betacut's W-D-L,
 score, Elo) and the share at which Betacut's Elo crosses zero: a straight line fitted to Elo
 against log2(share), each share weighted by its games (a score of 0 or 100 % is clamped to
-half a game from it). A smaller share means a stronger Betacut: the target of issue 69 is to
+half a game from it), with a 95 % interval from resampling each share's game pairs (the
+pentanomial counts match.py writes; 2,000 resamples, seed 1). A smaller share means a stronger Betacut: the target of issue 69 is to
 halve it. Needs the tools of ../shared/tools/setup.sh; data generation is paused (SIGSTOP)
 while the matches run and continued afterwards.
 """
@@ -21,6 +22,7 @@ import fractions
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 
@@ -69,6 +71,38 @@ def fit_zero(points):
     return 2.0 ** (mx - my / slope), slope
 
 
+def clamped_elo(points_won: float, games: int) -> float:
+    """Elo of a score, a score of 0 or 100 % clamped to half a game from it."""
+    score = min(max(points_won / games, 0.5 / games), 1 - 0.5 / games)
+    return elo_of(score)
+
+
+def zero_interval(shares, pentas, runs=2000, seed=1, level=0.95):
+    """The `level` interval of fit_zero's share, by resampling each share's game pairs.
+
+    `pentas` holds, per share, the counts of pairs that scored 0, 0.5, 1, 1.5 and 2 points.
+    Returns (low, high) shares, or None when too few resamples cross zero."""
+    rng = random.Random(seed)
+    zeros = []
+    for _ in range(runs):
+        points = []
+        for share, penta in zip(shares, pentas):
+            outcomes = [k / 2 for k, count in enumerate(penta) for _ in range(count)]
+            if not outcomes:
+                break
+            won = sum(rng.choice(outcomes) for _ in outcomes)
+            points.append((share, clamped_elo(won, 2 * len(outcomes)), 2 * len(outcomes)))
+        else:
+            zero, slope = fit_zero(points)
+            if zero is not None and slope and slope < 0:
+                zeros.append(zero)
+    if len(zeros) < runs // 2:
+        return None
+    zeros.sort()
+    tail = (1 - level) / 2
+    return zeros[int(tail * len(zeros))], zeros[min(len(zeros) - 1, int((1 - tail) * len(zeros)))]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("betacut")
@@ -108,7 +142,7 @@ def main() -> int:
                 subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True)
             os.replace(stem + ".json.part", stem + ".json")
 
-    points = []
+    points, pentas = [], []
     print(f"Betacut at {args.tc} against {name} at a share of it; {args.games} games a share")
     print("| share | opponent's time | Betacut W-D-L | score | Elo | faults (Betacut) |")
     print("| --- | --- | --- | --- | --- | --- |")
@@ -119,11 +153,12 @@ def main() -> int:
         pairing = summary["pairings"][name]
         w, d, l = pairing["w"], pairing["d"], pairing["l"]
         n = w + d + l
-        score = min(max((w + d / 2) / n, 0.5 / n), 1 - 0.5 / n)
+        elo = clamped_elo(w + d / 2, n)
         faults = sum(summary["bugs"]["betacut"].values())
-        points.append((share, elo_of(score), n))
+        points.append((share, elo, n))
+        pentas.append(pairing.get("penta"))
         print(f"| {share} | {scaled_tc(args.tc, share)} | {w}-{d}-{l} | "
-              f"{100 * (w + d / 2) / n:.1f} % | {elo_of(score):+.0f} | {faults} |")
+              f"{100 * (w + d / 2) / n:.1f} % | {elo:+.0f} | {faults} |")
     if len(points) >= 2:
         zero, slope = fit_zero(points)
         if zero is None:
@@ -131,6 +166,13 @@ def main() -> int:
         else:
             print(f"50 % at a share of about 1/{1 / zero:.1f} of Betacut's time "
                   f"({slope:+.0f} Elo per doubling of the opponent's time)")
+            interval = None
+            if all(pentas):
+                interval = zero_interval(shares, pentas)
+            if interval is not None:
+                low, high = interval
+                print(f"95 % interval, game pairs resampled: 1/{1 / high:.1f} to "
+                      f"1/{1 / low:.1f}")
     return 0
 
 
