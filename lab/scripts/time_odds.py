@@ -13,9 +13,9 @@ where it stopped. At the end it prints one line per share (opponent's time, Beta
 score, Elo) and the share at which Betacut's Elo crosses zero: a straight line fitted to Elo
 against log2(share), each share weighted by its games (a score of 0 or 100 % is clamped to
 half a game from it), with a 95 % interval from resampling each share's game pairs (the
-pentanomial counts match.py writes; 2,000 resamples, seed 1). A smaller share means a stronger Betacut: the target of issue 69 is to
-halve it. Needs the tools of ../shared/tools/setup.sh; data generation is paused (SIGSTOP)
-while the matches run and continued afterwards.
+pentanomial counts match.py writes; 2,000 resamples, seed 1). A smaller share means a stronger
+Betacut: the target of issue 69 is to halve it. Needs the tools of ../shared/tools/setup.sh;
+data generation is paused (SIGSTOP) while the matches run and continued afterwards.
 """
 import argparse
 import fractions
@@ -81,21 +81,20 @@ def zero_interval(shares, pentas, runs=2000, seed=1, level=0.95):
     """The `level` interval of fit_zero's share, by resampling each share's game pairs.
 
     `pentas` holds, per share, the counts of pairs that scored 0, 0.5, 1, 1.5 and 2 points.
-    Returns (low, high) shares, or None when too few resamples cross zero."""
+    Returns (low, high) shares, or None when a share has no pairs or too few resamples cross
+    zero."""
+    per_share = [[k / 2 for k, count in enumerate(penta) for _ in range(count)]
+                 for penta in pentas]
+    if not all(per_share):
+        return None
     rng = random.Random(seed)
     zeros = []
     for _ in range(runs):
-        points = []
-        for share, penta in zip(shares, pentas):
-            outcomes = [k / 2 for k, count in enumerate(penta) for _ in range(count)]
-            if not outcomes:
-                break
-            won = sum(rng.choice(outcomes) for _ in outcomes)
-            points.append((share, clamped_elo(won, 2 * len(outcomes)), 2 * len(outcomes)))
-        else:
-            zero, slope = fit_zero(points)
-            if zero is not None and slope and slope < 0:
-                zeros.append(zero)
+        points = [(share, clamped_elo(sum(rng.choices(pairs, k=len(pairs))), 2 * len(pairs)),
+                   2 * len(pairs)) for share, pairs in zip(shares, per_share)]
+        zero, slope = fit_zero(points)
+        if zero is not None and slope is not None and slope < 0:
+            zeros.append(zero)
     if len(zeros) < runs // 2:
         return None
     zeros.sort()
