@@ -33,8 +33,16 @@ for ((first = ${FIRST:-0}; first < total; first += chunk)); do
         continue
     fi
     echo "$(date -u +%FT%TZ) games $first..$((first + games)) -> $name" >> "$out/log"
-    "$binary" datagen "$name.part" --games "$games" --first-game "$first" --seed "$seed" "$@" \
-        2>> "$out/progress"
+    # The chunk's CPU seconds (user, system) and wall seconds go to OUT_DIR/cpu, one line a chunk
+    # ("FIRST GAMES USER SYSTEM WALL"): what a position costs, whatever else shares the cores.
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -a -o "$out/cpu" -f "$first $games %U %S %e" \
+            "$binary" datagen "$name.part" --games "$games" --first-game "$first" --seed "$seed" \
+            "$@" 2>> "$out/progress"
+    else
+        "$binary" datagen "$name.part" --games "$games" --first-game "$first" --seed "$seed" "$@" \
+            2>> "$out/progress"
+    fi
     mv "$name.part" "$name"
 done
 echo "$(date -u +%FT%TZ) done: $total games" >> "$out/log"
