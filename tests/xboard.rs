@@ -311,7 +311,6 @@ fn bad_input_gets_replies_and_leaves_the_state_intact() {
         ("level 40", "Error (level needs MPS BASE INC): level 40"),
         ("time", "Error (missing argument): time"),
         ("new please", "Error (too many parameters): new please"),
-        ("exit", "Error (not analyzing): exit"),
         (
             "variant crazyhouse",
             "Error (unsupported variant): variant crazyhouse",
@@ -370,7 +369,9 @@ fn a_refused_position_leaves_the_engine_without_one() {
         engine.send("force");
         engine.send("e2e4");
         engine.send(input);
-        let lines = engine.expect_line(&format!("tellusererror Illegal position: {reason}"));
+        let fen = input.trim_start_matches("setboard ");
+        let lines =
+            engine.expect_line(&format!("tellusererror Illegal position ({reason}): {fen}"));
         assert!(lines.is_empty(), "{input}: {lines:?}");
         // Neither a move of the old position nor a search of it (Betacut ff239ac kept the
         // position after 1. e4 and played Black's move in it).
@@ -798,7 +799,9 @@ fn edit_mode_sets_up_positions() {
     engine.send("frob");
     engine.expect_line("Error (edit mode expects c, #, . or a piece such as Pa4): frob");
     engine.send(".");
-    engine.expect_line("tellusererror Illegal position: black king is missing");
+    engine.expect_line(
+        "tellusererror Illegal position (black king is missing): 8/8/8/8/8/8/8/4K3 w - - 0 2",
+    );
     engine.send("go");
     engine.expect_line(
         "Error (no position: the last position was refused: black king is missing): go",
@@ -1176,5 +1179,74 @@ fn no_hint_in_a_finished_game() {
     engine.send("hint");
     let lines = engine.sync();
     assert!(lines.iter().all(|l| !l.starts_with("Hint")), "{lines:?}");
+    assert!(engine.quit());
+}
+
+/// PyChess 1.0.3 (`pychess/Players/CECPEngine.py`) as an analyser: it starts with `force`,
+/// `setboard`, `post`, `analyze`, and before every new position stops the analysis with `exit`
+/// followed by `setboard 8/8/8/8/8/8/8/8 w - - 0 1` (for engines that ignore `exit`). PyChess
+/// shows every `tellusererror` as a dialog unless the line holds that empty board's FEN, so the
+/// refusal must name it; and the `exit` after analysis ended is no error. The analysis of the
+/// next position then goes on as usual.
+#[test]
+fn pychess_stops_analysis_without_an_error() {
+    let mut engine = Engine::started();
+    engine.send("post");
+    engine.send("force");
+    engine.send(&format!("setboard {START_FEN}"));
+    engine.send("post");
+    engine.send("analyze");
+    let (line, _) = engine.expect("thinking line", is_thinking);
+    check_pv(&Position::startpos(), &line);
+    // The user plays 1. e4 on PyChess's board.
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    engine.send("exit");
+    engine.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1");
+    let lines = engine.sync();
+    let refusals: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("tellusererror"))
+        .collect();
+    assert_eq!(refusals.len(), 1, "{lines:?}");
+    // PyChess's own test: `"8/8/8/8/8/8/8/8" in "".join(parts[1:])`.
+    let joined: String = refusals[0].split_whitespace().skip(1).collect();
+    assert!(joined.contains("8/8/8/8/8/8/8/8"), "{}", refusals[0]);
+    assert!(lines.iter().all(|l| !l.starts_with("Error")), "{lines:?}");
+    engine.send("force");
+    engine.send(&format!("setboard {after_e4}"));
+    engine.send("post");
+    engine.send("analyze");
+    let line = engine.sync_then_expect("thinking line", is_thinking);
+    check_pv(&position(after_e4), &line);
+    // Analysis ended by `force` (PyChess while analysing), then `exit`: quietly nothing.
+    engine.send("force");
+    engine.send("exit");
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| !l.starts_with("Error")), "{lines:?}");
+    engine.send("ping 78");
+    let lines = engine.expect_line("pong 78");
+    assert!(lines.is_empty(), "output after exit: {lines:?}");
+    assert!(engine.quit());
+}
+
+/// GNOME Chess 43 drives a CECP engine without `protover`, `level` or `time` and keeps its own
+/// clock: the engine must still play, moving on its fixed no-clock time (unit-tested in
+/// `timecontrol.rs`), and take moves back.
+#[test]
+fn a_session_without_protover_or_clock_plays() {
+    let mut engine = Engine::start();
+    engine.send("xboard");
+    let mut pos = Position::startpos();
+    play_own_move(&mut engine, &mut pos, "e2e4");
+    let reply = engine.expect_move();
+    play_engine_move(&mut pos, &reply);
+    play_own_move(&mut engine, &mut pos, "d2d4");
+    let reply = engine.expect_move();
+    play_engine_move(&mut pos, &reply);
+    engine.send("remove");
+    engine.send("force");
+    engine.send("ping 5");
+    let lines = engine.expect_line("pong 5");
+    assert!(lines.iter().all(|l| !is_error(l)), "{lines:?}");
     assert!(engine.quit());
 }

@@ -412,12 +412,12 @@ impl Xboard {
                 self.mode = Mode::Analyzing;
                 self.start_due_search();
             }
+            // Outside analysis there is nothing to leave: interfaces send `exit` after analysis
+            // already ended (PyChess after `force`, which ends it too), so it is quietly done.
             Command::Exit => {
                 if self.mode == Mode::Analyzing {
                     self.abort_search();
                     self.mode = Mode::Force;
-                } else {
-                    self.error("not analyzing", line);
                 }
             }
             Command::Status => self.status(),
@@ -538,23 +538,31 @@ impl Xboard {
     fn set_board(&mut self, fen: &str) {
         match Game::from_fen(fen) {
             Ok(game) if game.position().is_chess960() && !self.engine.is_chess960() => {
-                self.refuse_position("Chess960 castling rights in variant normal");
+                self.refuse_position("Chess960 castling rights in variant normal", fen);
             }
             Ok(game) => {
                 self.abort_search();
                 self.set_game(game);
                 self.start_due_search();
             }
-            Err(err) => self.refuse_position(&err.to_string()),
+            Err(err) => self.refuse_position(&err.to_string(), fen),
         }
     }
 
     /// A position the interface set up cannot be used: the user is told, and the engine stops
     /// and waits in force mode without a position, so that it never plays or analyses the
     /// previous one as if it were the interface's.
-    fn refuse_position(&mut self, reason: &str) {
-        self.out
-            .line(&format!("tellusererror Illegal position: {reason}"));
+    ///
+    /// The message names the position after the reason, as `Illegal move (REASON): MOVE` names
+    /// the move: the user sees which position was refused, and PyChess, which stops analysing
+    /// engines with `setboard 8/8/8/8/8/8/8/8 w - - 0 1`, recognises the answer to that empty
+    /// board by its FEN and shows no error dialog for it.
+    fn refuse_position(&mut self, reason: &str, fen: &str) {
+        self.out.line(&format!(
+            "tellusererror Illegal position ({}): {}",
+            reason.replace('(', "[").replace(')', "]"),
+            fen.trim()
+        ));
         self.abort_search();
         if self.mode != Mode::Analyzing {
             self.mode = Mode::Force;
@@ -569,7 +577,7 @@ impl Xboard {
         let fen = board.to_fen();
         match Game::from_fen(&fen) {
             Ok(game) => self.set_game(game),
-            Err(err) => self.refuse_position(&err.to_string()),
+            Err(err) => self.refuse_position(&err.to_string(), &fen),
         }
         self.start_due_search();
     }

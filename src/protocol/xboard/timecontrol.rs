@@ -109,24 +109,23 @@ fn parse_base(text: &str) -> Result<Duration, TimeError> {
     Ok(total)
 }
 
+/// The time a move takes when the interface never set a time control (no `level` or `st`) and
+/// never sent the engine's clock (`time`): GNOME Chess 43 drives CECP engines so and keeps its own
+/// clock, which the engine cannot see. A move within a few seconds cannot lose on any clock a
+/// person plays on, as engines without a clock do.
+pub const NO_CLOCK_MOVE_TIME: Duration = Duration::from_secs(2);
+
 /// How the engine's time is limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TimeControl {
     /// A game clock (`level`): conventional or incremental.
     Level(Level),
     /// At most this long for every move (`st`); unused time does not carry over.
     PerMove(Duration),
-}
-
-impl Default for TimeControl {
-    /// 40 moves in 5 minutes, for a person who starts playing without setting a time control.
-    fn default() -> TimeControl {
-        TimeControl::Level(Level {
-            moves: 40,
-            base: Duration::from_secs(300),
-            increment: Duration::ZERO,
-        })
-    }
+    /// Neither `level` nor `st` received: the clock `time` sends, as sudden death, once one has
+    /// come; before that [`NO_CLOCK_MOVE_TIME`] a move.
+    #[default]
+    Unset,
 }
 
 /// The engine's and the opponent's clocks: set by `time`/`otim`, and kept up to date by the
@@ -140,6 +139,8 @@ pub struct GameClock {
     expected_ms: Option<i64>,
     /// Measured delay the interface adds to every engine move (smoothed), in milliseconds.
     lag_ms: i64,
+    /// Whether a `time` command has set the engine's clock since the game started.
+    engine_clock_sent: bool,
 }
 
 /// Largest interface delay believed (a bigger difference is a clock change, not a delay).
@@ -160,6 +161,7 @@ impl GameClock {
             opponent_ms: 0,
             expected_ms: None,
             lag_ms: 0,
+            engine_clock_sent: false,
         };
         clock.reset();
         clock
@@ -180,11 +182,12 @@ impl GameClock {
     pub fn reset(&mut self) {
         let base = match self.control {
             TimeControl::Level(level) => duration_ms(level.base),
-            TimeControl::PerMove(_) => 0,
+            TimeControl::PerMove(_) | TimeControl::Unset => 0,
         };
         self.engine_ms = base;
         self.opponent_ms = base;
         self.expected_ms = None;
+        self.engine_clock_sent = false;
     }
 
     /// `time N`: the engine's clock in centiseconds (may be negative). The first `time` after
@@ -192,6 +195,7 @@ impl GameClock {
     /// move than the engine itself measured.
     pub fn set_engine_centis(&mut self, centis: i64) {
         self.engine_ms = centis.saturating_mul(10);
+        self.engine_clock_sent = true;
         if let Some(expected) = self.expected_ms.take() {
             let lag = expected.saturating_sub(self.engine_ms);
             if lag <= MAX_LAG_MS {
@@ -238,6 +242,15 @@ impl GameClock {
     pub fn limits(&self, moves_made: usize) -> (Option<Duration>, Option<Clock>) {
         match self.control {
             TimeControl::PerMove(time) => (Some(time), None),
+            TimeControl::Unset if !self.engine_clock_sent => (Some(NO_CLOCK_MOVE_TIME), None),
+            TimeControl::Unset => (
+                None,
+                Some(Clock {
+                    remaining: self.engine_remaining(),
+                    increment: Duration::ZERO,
+                    moves_to_go: None,
+                }),
+            ),
             TimeControl::Level(level) => (
                 None,
                 Some(Clock {
@@ -257,6 +270,10 @@ impl GameClock {
     /// Books an engine move that took `used`, after which the engine's colour has made
     /// `moves_made` moves: time off, increment on, and a new session's time when one starts.
     pub fn charge_engine(&mut self, used: Duration, moves_made: usize) {
+        if self.control == TimeControl::Unset && self.engine_clock_sent {
+            self.engine_ms = self.engine_ms.saturating_sub(duration_ms(used));
+            self.expected_ms = Some(self.engine_ms);
+        }
         if let TimeControl::Level(level) = self.control {
             self.engine_ms = self
                 .engine_ms
@@ -387,6 +404,34 @@ mod tests {
         clock.charge_engine(Duration::from_millis(100), 3);
         clock.set_engine_centis(100_000);
         assert_eq!(clock.lag(), Duration::from_millis(45));
+    }
+
+    #[test]
+    fn without_a_time_control_a_move_takes_seconds_until_a_clock_comes() {
+        let mut clock = GameClock::default();
+        assert_eq!(clock.control(), TimeControl::Unset);
+        // GNOME Chess: no `level`, `st` or `time`: a fixed time a move, never a planned session.
+        for moves_made in [0, 20, 39, 40, 100] {
+            assert_eq!(clock.limits(moves_made), (Some(NO_CLOCK_MOVE_TIME), None));
+            clock.charge_engine(Duration::from_secs(2), moves_made + 1);
+        }
+        assert!(NO_CLOCK_MOVE_TIME <= Duration::from_secs(5));
+        // A `time` without `level`: that clock, as sudden death, and counted down between them.
+        clock.set_engine_centis(6_000);
+        let (movetime, game) = clock.limits(3);
+        assert_eq!(movetime, None);
+        assert_eq!(
+            game.map(|c| (c.remaining, c.increment, c.moves_to_go)),
+            Some((Duration::from_secs(60), Duration::ZERO, None))
+        );
+        clock.charge_engine(Duration::from_secs(1), 4);
+        assert_eq!(clock.engine_remaining(), Duration::from_secs(59));
+        // A new game forgets the clock until the next `time`.
+        clock.reset();
+        assert_eq!(clock.limits(0), (Some(NO_CLOCK_MOVE_TIME), None));
+        // `level` and `st` replace it.
+        clock.set_control(TimeControl::PerMove(Duration::from_millis(500)));
+        assert_eq!(clock.limits(0), (Some(Duration::from_millis(500)), None));
     }
 
     #[test]
