@@ -748,4 +748,92 @@ mod tests {
         assert_eq!(games[0].tag("White"), Some("Müller"));
         assert_eq!(games[0].tag("Black"), Some("Mikhaïl"));
     }
+
+    /// One piece of random movetext: the text written and the tokens it stands for.
+    fn piece(choice: (u8, usize, String)) -> (String, Vec<TokenKind>) {
+        const SANS: [&str; 8] = [
+            "e4", "Nf3", "exd5", "O-O", "Qxh7#", "e8=Q+", "Rad1", "O-O-O",
+        ];
+        const SUFFIXES: [(&str, u8); 6] = [
+            ("!", 1),
+            ("?", 2),
+            ("!!", 3),
+            ("??", 4),
+            ("!?", 5),
+            ("?!", 6),
+        ];
+        let (kind, n, comment) = choice;
+        let san = SANS[n % SANS.len()];
+        match kind % 6 {
+            0 => (san.to_string(), vec![mv(san)]),
+            1 => (format!("{}.{san}", n % 90 + 1), vec![mv(san)]),
+            2 => (format!("{}... {san}", n % 90 + 1), vec![mv(san)]),
+            3 => {
+                let (suffix, nag) = SUFFIXES[n % SUFFIXES.len()];
+                (format!("{san}{suffix}"), vec![mv(san), TokenKind::Nag(nag)])
+            }
+            4 => (
+                format!("${}", n % 256),
+                vec![TokenKind::Nag((n % 256) as u8)],
+            ),
+            _ => (
+                format!("{{{comment}}}"),
+                vec![TokenKind::Comment(comment.trim().to_string())],
+            ),
+        }
+    }
+
+    proptest::proptest! {
+        /// Movetext reads back as the tokens it was written from, whatever the line breaks, and
+        /// the main line is the moves outside the variations.
+        #[test]
+        fn movetext_reads_back_as_its_tokens(
+            pieces in proptest::collection::vec(
+                (0u8..6, 0usize..1000, "[a-z ]{0,12}", 0u8..4, 0u8..3),
+                0..40,
+            ),
+            result in 0usize..4,
+        ) {
+            let mut text = String::from("[Event \"random\"]\n\n");
+            let mut expected = Vec::new();
+            let mut main = Vec::new();
+            let mut depth = 0usize;
+            for (kind, n, comment, paren, gap) in pieces {
+                // Open or close a variation now and then, after a main-line move.
+                if paren == 0 && main.len() > depth {
+                    depth += 1;
+                    text.push('(');
+                    expected.push(TokenKind::Open);
+                } else if paren == 1 && depth > 0 {
+                    depth -= 1;
+                    text.push_str(") ");
+                    expected.push(TokenKind::Close);
+                }
+                let (written, tokens) = piece((kind, n, comment));
+                if depth == 0 {
+                    main.extend(tokens.iter().filter_map(|t| match t {
+                        TokenKind::Move(m) => Some(m.clone()),
+                        _ => None,
+                    }));
+                }
+                text.push_str(&written);
+                text.push_str(["\n", " ", "  \n"][usize::from(gap)]);
+                expected.extend(tokens);
+            }
+            for _ in 0..depth {
+                text.push_str(")\n");
+                expected.push(TokenKind::Close);
+            }
+            let result = ["1-0", "0-1", "1/2-1/2", "*"][result];
+            text.push_str(result);
+            expected.push(TokenKind::Result(result.to_string()));
+            let games = split_games(&text);
+            proptest::prop_assert_eq!(games.len(), 1, "{}", text);
+            let game = &games[0];
+            proptest::prop_assert_eq!(&game.problems, &Vec::new(), "{}", text);
+            proptest::prop_assert_eq!(kinds(game), expected, "{}", text);
+            proptest::prop_assert_eq!(moves(game), main, "{}", text);
+            proptest::prop_assert_eq!(game.termination(), Some(result));
+        }
+    }
 }
