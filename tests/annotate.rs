@@ -4,10 +4,10 @@
 //! file gets its errors and its good games, and the output reads back as PGN with every move
 //! and every annotation of the input. Data: `tests/data/annotate/` (README there).
 
+use betacut::book::pgn::split_games;
 use betacut::book::Book;
 use betacut::tools::annotate::eval::{parse_eval, Eval};
 use betacut::tools::annotate::game::{build, Game};
-use betacut::tools::annotate::reader::split_games;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -110,16 +110,17 @@ impl BookMaker {
             "0-1" => 0,
             _ => 1,
         };
-        for (ply, pgn_move) in game.moves.iter().take(self.options.plies).enumerate() {
-            let mv = match pos.parse_move(&pgn_move.text) {
+        let mut plies = 0;
+        for pgn_move in game.moves().take(self.options.plies) {
+            let mv = match pos.parse_move(pgn_move.text) {
                 Ok(mv) => mv,
                 Err(e) => {
                     return AddedGame {
-                        plies: ply,
+                        plies,
                         problem: Some(format!(
                             "line {}: {e}; the game from ply {} on is left out",
                             pgn_move.line,
-                            ply + 1
+                            plies + 1
                         )),
                     }
                 }
@@ -139,9 +140,10 @@ impl BookMaker {
                 tally.score += points;
             }
             pos.make_move(mv);
+            plies += 1;
         }
         AddedGame {
-            plies: game.moves.len().min(self.options.plies),
+            plies,
             problem: None,
         }
     }

@@ -1,6 +1,7 @@
 //! Why a game of the input cannot be annotated; each reason carries its line, so that the
 //! command can report it as `file:line: why` and go on with the next game.
 
+use crate::book::pgn::PgnProblem;
 use thiserror::Error;
 
 /// A problem that makes a game unreadable.
@@ -81,6 +82,26 @@ pub enum GameError {
 }
 
 impl GameError {
+    /// The first of a game's reading problems that makes it unreadable, if any. An unmatched
+    /// `)` and a variation left open are not taken from the reader: [`super::game::build`]
+    /// finds them where they break the move tree.
+    pub fn from_reading(problems: &[PgnProblem]) -> Option<GameError> {
+        problems.iter().find_map(|problem| match problem {
+            PgnProblem::MalformedTag { line, text } => Some(GameError::MalformedTag {
+                line: *line,
+                text: text.clone(),
+            }),
+            PgnProblem::CommentNotClosed { line } => {
+                Some(GameError::CommentNotClosed { line: *line })
+            }
+            PgnProblem::BadNag { line, text } => Some(GameError::BadNag {
+                line: *line,
+                text: text.clone(),
+            }),
+            PgnProblem::UnmatchedClose { .. } | PgnProblem::VariationNotClosed { .. } => None,
+        })
+    }
+
     /// The line of the file the problem is on.
     pub fn line(&self) -> usize {
         match self {

@@ -1,10 +1,10 @@
 //! A game ready for analysis: its start position, its main line as legal moves with the NAGs,
 //! comments and variations the file gave each (every variation checked legal as well), and its
-//! result. Built from the tokens of [`super::reader`].
+//! result. Built from the tokens of [`crate::book::pgn`].
 
-use super::reader::{RawGame, Token, TokenKind};
 use super::GameError;
 use crate::board::{Move, MoveParseError, Position, START_FEN};
+use crate::book::pgn::{PgnGame, Token, TokenKind};
 
 /// One move with what the file attached to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,9 +60,9 @@ impl Game {
 }
 
 /// Checks and builds game `number` of the file.
-pub fn build(raw: &RawGame, number: usize) -> Result<Game, GameError> {
-    if let Some(error) = &raw.error {
-        return Err(error.clone());
+pub fn build(raw: &PgnGame, number: usize) -> Result<Game, GameError> {
+    if let Some(error) = GameError::from_reading(&raw.problems) {
+        return Err(error);
     }
     let tag = |name: &str| {
         raw.tags
@@ -223,8 +223,8 @@ fn parse_move(pos: &Position, text: &str, line: usize) -> Result<Move, GameError
 
 #[cfg(test)]
 mod tests {
-    use super::super::reader::split_games;
     use super::*;
+    use crate::book::pgn::split_games;
 
     fn game(text: &str) -> Result<Game, GameError> {
         let raw = split_games(text);
@@ -278,6 +278,33 @@ mod tests {
             game("1. e4 ) e5 *"),
             Err(GameError::Misplaced { .. })
         ));
+    }
+
+    #[test]
+    fn reading_problems_make_the_game_unreadable() {
+        let games = split_games("[Event \"a]\n1. e4 *\n\n[Event \"b\"]\n1. e4 $x e5 *\n");
+        assert_eq!(games.len(), 2);
+        assert!(matches!(
+            build(&games[0], 1),
+            Err(GameError::MalformedTag { line: 1, .. })
+        ));
+        assert!(matches!(
+            build(&games[1], 2),
+            Err(GameError::BadNag { line: 5, .. })
+        ));
+        let text = "[Event \"a\"]\n\n1. e4 {never closed\n\n[Event \"b\"]\n\n1. d4 d5 *\n";
+        let games = split_games(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            build(&games[0], 1).err(),
+            Some(GameError::CommentNotClosed { line: 3 })
+        );
+        assert!(build(&games[1], 2).is_ok());
+        let at_end = split_games("1. e4 {open\n");
+        assert_eq!(
+            build(&at_end[0], 1).err(),
+            Some(GameError::CommentNotClosed { line: 1 })
+        );
     }
 
     #[test]

@@ -215,8 +215,8 @@ pub fn svg(game: &Game, plies: &[Option<PlyReport>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::game::build;
-    use super::super::reader::split_games;
     use super::*;
+    use crate::book::pgn::split_games;
 
     #[test]
     fn the_title_names_players_and_result_and_is_escaped() {

@@ -4,7 +4,7 @@
 //! (tags and a closing comment) and, on request, an evaluation graph (SVG). Games that cannot
 //! be read are reported as `file:line: why` and skipped. docs/annotate.md is the manual.
 //!
-//! - [`reader`] splits the file into games and tokens, [`game`] checks the moves,
+//! - [`crate::book::pgn`] splits the file into games and tokens, [`game`] checks the moves,
 //! - [`analyse`] searches the positions and [`judge`] turns scores into verdicts,
 //! - [`summary`] adds them up, [`pgn_out`] writes the PGN, [`graph`] the SVG.
 
@@ -15,7 +15,6 @@ pub mod game;
 pub mod graph;
 pub mod judge;
 pub mod pgn_out;
-pub mod reader;
 pub mod summary;
 
 pub use error::GameError;
@@ -90,8 +89,6 @@ pub fn run(args: &Parsed) -> Result<ExitCode, String> {
     let mut analyser = Analyser::new(searcher, limits, tables, book, sides, from_move);
 
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read {input}: {e}"))?;
-    // PGN files are often Latin-1, as the standard has them.
-    let text = crate::book::pgn::decode_pgn_text(&bytes);
     let mut out: Box<dyn Write> = match &output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -100,7 +97,7 @@ pub fn run(args: &Parsed) -> Result<ExitCode, String> {
         None => Box::new(std::io::stdout().lock()),
     };
     let name = Path::new(input).display().to_string();
-    let raw = reader::split_games(&text);
+    let raw = crate::book::pgn::split_games(&bytes);
     let mut games = Vec::new();
     let mut skipped = 0;
     for (index, raw_game) in raw.iter().enumerate() {

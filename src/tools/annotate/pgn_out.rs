@@ -247,8 +247,8 @@ fn wrap(words: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::game::build;
-    use super::super::reader::split_games;
     use super::*;
+    use crate::book::pgn::split_games;
 
     #[test]
     fn the_input_s_annotations_are_written_back() {
