@@ -4,13 +4,13 @@
 //!
 //! The default tests check each position at every depth whose expected count is at most
 //! [`NODE_CAP`], and always at depths 1 to 3 (a position listing no depth that small is checked
-//! at its shallowest listed depth). That takes a few seconds with `cargo test --release`.
+//! at its shallowest listed depth). That takes a few seconds with `cargo test --profile testing`.
 //!
 //! The `#[ignore]`d tests run every suite to its full depth (fischer alone takes about a
 //! quarter of an hour); run them with
 //!
 //! ```text
-//! cargo test --release --test perft_suites -- --ignored
+//! cargo test --profile testing --test perft_suites -- --ignored
 //! ```
 
 use betacut::board::Position;
@@ -165,19 +165,19 @@ fn fischer_suite_capped() {
 }
 
 #[test]
-#[ignore = "full depth; run with cargo test --release -- --ignored"]
+#[ignore = "full depth; run with cargo test --profile testing -- --ignored"]
 fn standard_suite_full_depth() {
     check_suite_full("standard", 128);
 }
 
 #[test]
-#[ignore = "full depth; run with cargo test --release -- --ignored"]
+#[ignore = "full depth; run with cargo test --profile testing -- --ignored"]
 fn cpw_suite_full_depth() {
     check_suite_full("cpw", 7);
 }
 
 #[test]
-#[ignore = "full depth (about 15 minutes); run with cargo test --release -- --ignored"]
+#[ignore = "full depth (about 15 minutes); run with cargo test --profile testing -- --ignored"]
 fn fischer_suite_full_depth() {
     check_suite_full("fischer", 960);
 }
