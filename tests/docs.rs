@@ -31,7 +31,7 @@ const USER_DOCS: [&str; 11] = [
     "docs/annotate.md",
     "docs/wdl.md",
     "docs/windows.md",
-    "docs/branches/README.md",
+    "lab/branches/README.md",
     "packaging/betacut.6",
     "src/eval/nnue/nets/README.md",
 ];
@@ -576,7 +576,7 @@ fn path_words(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Whether a path word is a placeholder in capitals (`docs/branches/BRANCH.patch`), not a file.
+/// Whether a path word is a placeholder in capitals (`lab/branches/BRANCH.patch`), not a file.
 fn is_placeholder(word: &str) -> bool {
     let name = word.rsplit('/').next().unwrap_or(word);
     let stem = name.split('.').next().unwrap_or(name);

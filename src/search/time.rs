@@ -20,7 +20,7 @@ const SUDDEN_DEATH_HORIZON: u32 = 20;
 /// increments stays on the clock: with a fixed horizon of 20 that bank is never spent
 /// (Betacut used 88 % of its clock where Ethereal 12.00 used 98 %, at 10+0.1, almost all the
 /// difference in moves 1-40). The early moves keep their time: planning every move at twice
-/// the share spent the clock early and lost (docs/branches, `clock-share`).
+/// the share spent the clock early and lost (lab/branches, `clock-share`).
 const HORIZON_FALLS_FROM_MOVE: u32 = 20;
 /// Moves a game goes on for every move the horizon falls by after [`HORIZON_FALLS_FROM_MOVE`].
 const HORIZON_MOVES_PER_STEP: u32 = 3;
