@@ -19,7 +19,8 @@
 # matches take the cores from it, and lab/scripts/sprt.sh and spsa.py pause it for timed games.
 # Environment: GENERATION [11]: the data's generation (10: gen8.bin's games of bb2deb1, seed
 # 4310; 11: gen10.bin's games of aa73cd7, seed 4311; 12: ft11f-a's games with a third
-# Chess960, the generator of 4dd91a8, seed 4320; nets/README.md, "Data manifest"), DATA
+# Chess960, the generator of 4dd91a8, seed 4320; 13 and 13-1500: gen11.bin's games of e69feb0 at
+# 3,000 and 1,500 soft nodes, seeds 4330 and 4331; nets/README.md, "Data manifest"), DATA
 # [~/betacut-data/genGENERATION], DATA_LANES (below), BIN [~/bin], SPSA [0] (1: the
 # SPSA run as well), SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each
 # ("0,1": both cores, twice the iterations an hour; fixed-node games give the same results
@@ -43,7 +44,15 @@ case $GENERATION in
     12) DATAGEN_COMMIT=4dd91a8 DATAGEN_SEED=4320
         generation_flags=(--chess960 0.17 --double-chess960 0.17
             --net "$here/lab/nets/candidates/ft11f-a.bin") ;;
-    *) echo "long_jobs.sh: no generation $GENERATION (10, 11 or 12)" >&2; exit 2 ;;
+    # Generation 13: main's engine of e69feb0 (gen11.bin built in, the same bytes as ft11f-a),
+    # generation 12's switches, seed 4330; 13-1500 the same at half the nodes (1,500 soft,
+    # 7,500 hard), seed 4331: what a position costs and is worth at each (nets README,
+    # "Data manifest: generation 13").
+    13) DATAGEN_COMMIT=e69feb0 DATAGEN_SEED=4330
+        generation_flags=(--chess960 0.17 --double-chess960 0.17) ;;
+    13-1500) DATAGEN_COMMIT=e69feb0 DATAGEN_SEED=4331 SOFT_NODES=1500 HARD_NODES=7500
+        generation_flags=(--chess960 0.17 --double-chess960 0.17) ;;
+    *) echo "long_jobs.sh: no generation $GENERATION (10, 11, 12, 13 or 13-1500)" >&2; exit 2 ;;
 esac
 TUNE_COMMIT=a5aecf1
 # The generator is built for this machine's CPU (DATAGEN_NATIVE=1; 0: the portable build of
@@ -65,7 +74,8 @@ else
 fi
 if [ "$DATAGEN_PGO" = 1 ]; then datagen_bin=${datagen_bin}_pgo; fi
 tune_bin=$BIN/BETACUT_tune_$TUNE_COMMIT
-datagen_flags=(--soft-nodes 3000 --nodes 15000 --random-plies 8-9 --opening-limit 400
+datagen_flags=(--soft-nodes "${SOFT_NODES:-3000}" --nodes "${HARD_NODES:-15000}"
+    --random-plies 8-9 --opening-limit 400
     --exact-only --undamped --threads 1 "${generation_flags[@]}")
 # The game ranges, one lane a core: "FROM:TO" ranges run in order, joined by commas. Every new
 # machine so far lost the data (2026-12-02 the fourth time), so the lanes make games no net has

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One session's data made into a net within the session, for machines that do not outlive it:
-# both cores make new games of generation 10 for MINUTES, then the net INIT is fine-tuned on
+# both cores make new games of generation GENERATION for MINUTES, then the net INIT is fine-tuned on
 # them, its held-out losses are measured beside INIT's, and the net, the new chunks' manifest
 # rows and the lanes' next games are committed at once. A session that is cut off before the
 # commit loses only its own work; the next one makes the same games again (they depend only on
@@ -9,20 +9,21 @@
 #   lab/scripts/net_session.sh NAME MINUTES       # e.g. ft10-s1 100
 #
 # Steps: (1) this checkout's release build (the trainer) if missing; (2) data generation by
-# `lab/scripts/long_jobs.sh start` without SPSA (it builds the generator, bb2deb1, if missing): two
-# lanes at idle priority, the first making the held-out chunk 0 first if it is not on disk,
-# then each lane going on from its next game in lab/tuning/gen10-lanes ("NEXT END" per line: the
+# `lab/scripts/long_jobs.sh start` without SPSA (it builds the generation's generator if missing):
+# two lanes at idle priority, the first making the held-out chunk 0 first if it is not on disk,
+# then each lane going on from its next game in lab/tuning/genGENERATION-lanes ("NEXT END" per line: the
 # first game not yet made, and the lane's end); (3) after MINUTES the lanes stop (unfinished
 # chunks are dropped) and every chunk is checked against the manifest (lab/scripts/data_manifest.py
 # --check); (4) lab/scripts/train_finetune.sh NAME on the lanes' complete chunks from their start,
 # from INIT, on THREADS threads;
 # (5) lab/scripts/held_out.sh INIT and the new net; (6) the net goes to
 # lab/nets/candidates/NAME.bin with a row in the nets README (its provenance and
-# losses), the new chunks' rows go to lab/manifests/gen10.tsv (lab/scripts/data_manifest.py
-# --append), lab/tuning/gen10-lanes moves on, and all is committed. The net is not played
+# losses), the new chunks' rows go to lab/manifests/genGENERATION.tsv (lab/scripts/data_manifest.py
+# --append), lab/tuning/genGENERATION-lanes moves on, and all is committed. The net is not played
 # here: its SPRT against the shipped net follows (docs/experiments.md gives the command).
-# Environment (defaults in brackets): DATA [~/betacut-data/gen10], INIT
-# [src/eval/nnue/nets/gen10.bin; the newest candidate continues the chain], THREADS [2],
+# Environment (defaults in brackets): GENERATION [13] (as lab/scripts/long_jobs.sh), DATA
+# [~/betacut-data/genGENERATION], INIT [src/eval/nnue/nets/gen11.bin; the newest candidate
+# continues the chain], THREADS [2],
 # EPOCHS, LR, LR_END, WDL, MIRROR (as lab/scripts/train_finetune.sh; recorded with the net),
 # COMMIT [1] (0: nothing committed),
 # NO_DATA [0] (1: skip steps 1-3 and train on what the lanes' chunks on disk already hold).
@@ -33,12 +34,13 @@ if [ $# -ne 2 ] || [ "${1:0:1}" = "-" ]; then
     exit 2
 fi
 name=$1 minutes=$2
-DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen10}
-INIT=${INIT:-$here/src/eval/nnue/nets/gen10.bin}
+GENERATION=${GENERATION:-13}
+DATA=${DATA:-${BETACUT_DATA:-$HOME/betacut-data}/gen$GENERATION}
+INIT=${INIT:-$here/src/eval/nnue/nets/gen11.bin}
 THREADS=${THREADS:-2}
 COMMIT=${COMMIT:-1}
 NO_DATA=${NO_DATA:-0}
-LANES_FILE=$here/lab/tuning/gen10-lanes
+LANES_FILE=$here/lab/tuning/gen$GENERATION-lanes
 CANDIDATES=$here/lab/nets/candidates
 NETS_README=$here/src/eval/nnue/nets/README.md
 BIN=$here/target/release/betacut-lab
@@ -51,15 +53,15 @@ log() { echo "$(date -u +%FT%TZ) net_session $name: $*"; }
 if [ "$NO_DATA" != 1 ]; then
     [ -x "$BIN" ] || (cd "$here" && cargo build --release --quiet)
     # The lanes of lab/scripts/long_jobs.sh (the manifest's generator and switches, chunk 0 first
-    # when it is missing, then lab/tuning/gen10-lanes), without SPSA, for MINUTES.
-    GENERATION=10 DATA=$DATA SPSA=0 "$here/lab/scripts/long_jobs.sh" start
+    # when it is missing, then lab/tuning/genGENERATION-lanes), without SPSA, for MINUTES.
+    GENERATION=$GENERATION DATA=$DATA SPSA=0 "$here/lab/scripts/long_jobs.sh" start
     log "data generation for $minutes minutes (lanes from: ${lanes[*]})"
     deadline=$(($(date +%s) + minutes * 60))
     while [ "$(date +%s)" -lt "$deadline" ]; do
         sleep 60
         log "$(find "$DATA" -name 'chunk-*.bin' | wc -l) chunks on disk"
     done
-    GENERATION=10 DATA=$DATA "$here/lab/scripts/long_jobs.sh" stop-data
+    GENERATION=$GENERATION DATA=$DATA "$here/lab/scripts/long_jobs.sh" stop-data
     python3 "$here/lab/scripts/data_manifest.py" "$DATA" --check | tail -3
 fi
 
@@ -76,13 +78,13 @@ for lane in "${lanes[@]}"; do
 done
 [ ${#ranges[@]} -gt 0 ] || { log "no new chunks: nothing to train on" >&2; exit 1; }
 log "training on games ${ranges[*]} from $INIT"
-RANGES="${ranges[*]}" INIT=$INIT BIN=$BIN THREADS=$THREADS NICE=0 OUT=$HOME/nets \
+DATA=$DATA RANGES="${ranges[*]}" INIT=$INIT BIN=$BIN THREADS=$THREADS NICE=0 OUT=$HOME/nets \
     "$here/lab/scripts/train_finetune.sh" "$name" | tee "$HOME/nets/$name.session.log"
 net=$HOME/nets/$name.bin
 summary=$(grep -m1 "chunks (" "$HOME/nets/$name.log")
 # The fine-tune's settings as lab/scripts/train_finetune.sh logged them (its defaults where unset).
 recipe=$(sed -n 's/.*; \(epochs [^;]*\), seed .*/\1/p' <<<"$summary")
-losses=$("$here/lab/scripts/held_out.sh" "$INIT" "$net")
+losses=$(DATA=$DATA "$here/lab/scripts/held_out.sh" "$INIT" "$net")
 echo "$losses"
 
 mkdir -p "$CANDIDATES"
@@ -90,11 +92,11 @@ cp "$net" "$CANDIDATES/$name.bin"
 net_sha=$(sha256sum "$net" | cut -c1-16)
 positions=$(sed -n 's/.* \([0-9]*\) positions,.*/\1/p' <<<"$summary")
 data_sha=$(sed -n 's/.*concatenation \([0-9a-f]*\);.*/\1/p' <<<"$summary")
-# The new chunks' rows go to generation 10's manifest (lab/manifests/gen10.tsv), under a note
-# naming this session; chunks made before (on a lost machine) have their rows already.
-MANIFEST=$here/lab/manifests/gen10.tsv
+# The new chunks' rows go to the generation's manifest (lab/manifests/genGENERATION.tsv), under a
+# note naming this session; chunks made before (on a lost machine) have their rows already.
+MANIFEST=$here/lab/manifests/gen$GENERATION.tsv
 python3 "$here/lab/scripts/data_manifest.py" "$DATA" --append "$(date -u +%H:%M)" --intro \
-    "$(date -u +%F), \`lab/scripts/net_session.sh $name $minutes\` (INIT \`$(basename "$INIT")\`): games ${ranges[*]} of generation 10, $positions positions (sha256 of the concatenation \`$data_sha\`)."
+    "$(date -u +%F), \`GENERATION=$GENERATION lab/scripts/net_session.sh $name $minutes\` (INIT \`$(basename "$INIT")\`): games ${ranges[*]} of generation $GENERATION, $positions positions (sha256 of the concatenation \`$data_sha\`)."
 python3 - "$NETS_README" "$name" "$(basename "$INIT")" "${ranges[*]}" \
     "$positions" "$data_sha" "$net_sha" "$losses" "$recipe" <<'EOF'
 import sys
@@ -125,7 +127,7 @@ text = text.rstrip("\n") + (
 open(readme, "w", encoding="utf-8").write(text)
 EOF
 {
-    echo "# generation 10's lanes for lab/scripts/net_session.sh: NEXT END (first game not yet made, end)"
+    echo "# generation $GENERATION's lanes for lab/scripts/net_session.sh: NEXT END (first game not yet made, end)"
     printf '%s\n' "${new_lanes[@]}"
 } >"$LANES_FILE"
 log "candidate $CANDIDATES/$name.bin ($net_sha); lanes now: ${new_lanes[*]}"
@@ -133,7 +135,8 @@ if [ "$COMMIT" = 1 ]; then
     cd "$here"
     git add "$CANDIDATES/$name.bin" "$NETS_README" "$LANES_FILE" "$MANIFEST"
     for attempt in 1 2 3 4 5; do
-        git commit -q -m "nets: candidate $name ($net_sha), $(basename "$INIT") fine-tuned on games ${ranges[*]} of generation 10 ($positions positions; $recipe), made by lab/scripts/net_session.sh $name $minutes" \
+        git commit -q -m "nets: candidate $name, fine-tuned on generation $GENERATION" \
+            -m "$(basename "$INIT") fine-tuned on games ${ranges[*]} of generation $GENERATION ($positions positions; $recipe), sha256 $net_sha. Made by GENERATION=$GENERATION lab/scripts/net_session.sh $name $minutes." \
             -- "$CANDIDATES/$name.bin" "$NETS_README" "$LANES_FILE" "$MANIFEST" && break
         sleep 5 # another run (spsa.py) may hold the index
     done
