@@ -80,27 +80,27 @@ pub enum RecordError {
     /// The file could not be read or written.
     #[error("{path}: {source}")]
     Io {
-        /// The file.
+        /// The data file (32-byte records) being read or written.
         path: String,
-        /// Why.
+        /// The system's error: not found, no permission, disk full.
         source: std::io::Error,
     },
     /// The file's length is not a whole number of records.
     #[error("{path}: {len} bytes is not a whole number of 32-byte records (truncated file, or not binary training data?)")]
     PartialRecord {
-        /// The file.
+        /// The data file whose length is no multiple of 32 bytes.
         path: String,
-        /// Its length.
+        /// Its length in bytes.
         len: u64,
     },
     /// A record is malformed.
     #[error("{path}: record {index}: {reason}")]
     BadRecord {
-        /// The file.
+        /// The data file holding the record.
         path: String,
         /// Record number (0-based).
         index: u64,
-        /// What is wrong.
+        /// What is wrong: its tag byte, piece count or a piece code.
         reason: String,
     },
 }

@@ -49,7 +49,7 @@ pub struct SearchInfo<'a> {
     pub kind: SearchKind,
     /// True while the search ponders (before a ponder hit).
     pub pondering: bool,
-    /// The line.
+    /// The search's latest result: depth, score, nodes and principal variation.
     pub report: &'a SearchReport<'a>,
     /// Time used so far: wall clock, or nodes at the `nps` rate when time is counted in nodes.
     pub time: Duration,

@@ -327,7 +327,7 @@ pub enum OptionError {
     Unusable {
         /// The option.
         name: &'static str,
-        /// Why.
+        /// What went wrong with the value, as the user is told it (e.g. the book's read error).
         reason: String,
     },
 }

@@ -81,7 +81,7 @@ pub enum TbError {
     /// A file could not be read.
     #[error("cannot read {path}: {message}")]
     Io {
-        /// The file.
+        /// The table file, in one of the folders of `SyzygyPath`.
         path: PathBuf,
         /// What the system said.
         message: String,
@@ -89,7 +89,7 @@ pub enum TbError {
     /// A file is not a valid Syzygy table (truncated, wrong magic number, bad header).
     #[error("{path} is not a usable Syzygy table: {reason}")]
     Corrupt {
-        /// The file.
+        /// The table file whose contents were refused.
         path: PathBuf,
         /// What is wrong with it.
         reason: String,

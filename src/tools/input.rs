@@ -10,9 +10,9 @@ pub enum InputError {
     /// The file could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
-        /// The file.
+        /// The input file as named on the command line.
         path: String,
-        /// Why.
+        /// The system's error: not found, no permission, a folder.
         source: std::io::Error,
     },
     /// A line is malformed.

@@ -39,17 +39,17 @@ pub enum TrainError {
     /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io {
-        /// The file.
+        /// The data, checkpoint or net file being read or written.
         path: String,
-        /// Why.
+        /// The system's error: not found, no permission, disk full.
         source: std::io::Error,
     },
     /// A checkpoint is malformed.
     #[error("checkpoint {path}: {reason}")]
     BadCheckpoint {
-        /// The file.
+        /// The checkpoint file (`--resume`).
         path: String,
-        /// What is wrong.
+        /// What is wrong: its magic number, version, shape, length or checksum.
         reason: String,
     },
     /// The settings do not make sense.

@@ -54,9 +54,9 @@ pub enum NetError {
     /// The file could not be read.
     #[error("cannot read net file {path}: {source}")]
     Io {
-        /// The file.
+        /// The net file as it was named (`EvalFile`, `--net`).
         path: String,
-        /// Why.
+        /// The system's error: not found, no permission, a folder.
         source: std::io::Error,
     },
     /// Fewer bytes than the header needs.
