@@ -37,6 +37,20 @@ pub fn sudden_death_horizon(move_number: u32) -> u32 {
         .max(LATE_HORIZON)
 }
 
+/// Below this increment a game-long control is played as sudden death: every move costs the
+/// clock about a millisecond beyond its thinking (the interface, the pipes, the search's start
+/// and end), which such an increment does not pay back. At 2+0 Betacut's late moves drained
+/// the clock by that millisecond a move until it lost on time at move 92 with no margin
+/// (fastchess, 2026-12-07), where Ethereal 12.00 kept about 240 ms.
+const SUDDEN_DEATH_INCREMENT: Duration = Duration::from_millis(5);
+/// What a game without increment never plans to use: the moves' own cost (about 1 ms each) for
+/// the 250 or so moves a game can still last, so its remaining moves cannot drain it.
+const SUDDEN_DEATH_RESERVE: Duration = Duration::from_millis(250);
+/// A move of a game without increment takes at most this share of what the clock has beyond
+/// its overhead and reserve (a twelfth): no early move spends a tenth of the clock, however
+/// unsure its search (PyChess, 5+0: 29.4 s of 300 on move 3, 2026-12-07).
+const SUDDEN_DEATH_MOST_A_MOVE: u32 = 12;
+
 /// Share of the scaled soft limit before which a new iteration may still start. An iteration
 /// usually takes longer than all before it together, so starting one late overshoots the soft
 /// limit; the share 0.6 left Betacut using 77 % of its clock at 10+0.1 (Ethereal 12: 98 %),
@@ -70,12 +84,25 @@ impl TimeBudget {
             }
         });
         let clock = limits.clock.map(|clock| {
+            let to_go = clock.moves_to_go.filter(|&m| m > 0);
+            let sudden_death = to_go.is_none() && clock.increment < SUDDEN_DEATH_INCREMENT;
             let clock = planning_clock(clock, overhead, limits.gui_lag);
             // Never plan to use more than what is on the clock minus the overhead, and keep a
-            // reserve for the rest of the control.
-            let available = clock.remaining.saturating_sub(overhead);
-            let moves = match clock.moves_to_go.filter(|&m| m > 0) {
+            // reserve for the rest of the control: in sudden death what the remaining moves
+            // cost, planned over a horizon that does not fall late in the game (no increment
+            // refills what a short horizon spends).
+            let reserve = if sudden_death {
+                SUDDEN_DEATH_RESERVE
+            } else {
+                Duration::ZERO
+            };
+            let available = clock
+                .remaining
+                .saturating_sub(overhead)
+                .saturating_sub(reserve);
+            let moves = match to_go {
                 Some(to_go) => to_go.min(SUDDEN_DEATH_HORIZON),
+                None if sudden_death => SUDDEN_DEATH_HORIZON,
                 None => sudden_death_horizon(move_number),
             };
             let base = available / moves + clock.increment;
@@ -85,6 +112,11 @@ impl TimeBudget {
                 available.mul_f64(0.8)
             } else {
                 available.mul_f64(0.5)
+            };
+            let cap = if sudden_death {
+                cap.min(available / SUDDEN_DEATH_MOST_A_MOVE)
+            } else {
+                cap
             };
             let soft = base.min(cap).max(MIN_THINK);
             let hard = (base * 4).min(cap).max(soft);
@@ -277,6 +309,70 @@ mod tests {
         assert_eq!(soft(10_000, None, 50), Some(Duration::from_millis(1078)));
         // Moves to go keep their own horizon whatever the move number.
         assert_eq!(soft(10_000, Some(40), 10), soft(10_000, Some(40), 60));
+    }
+
+    #[test]
+    fn increment_games_keep_their_budget() {
+        // 8+0.08 (the SPRTs' clock) with the default 50 ms overhead: 7.95 s over 20 moves plus
+        // the 30 ms of increment left after the overhead early, over 7 moves at move 60, as
+        // before sudden death got its reserve; 1+0.01 is an increment game too.
+        let limits = |ms, inc_ms| SearchLimits {
+            move_overhead: Duration::from_millis(50),
+            ..clock(ms, inc_ms, None)
+        };
+        let budget = |ms, inc_ms, move_number| {
+            TimeBudget::from_limits(&limits(ms, inc_ms), move_number).map(|b| (b.soft, b.hard))
+        };
+        let us = Duration::from_micros;
+        assert_eq!(budget(8_000, 80, 10), Some((us(427_500), us(1_710_000))));
+        let late = Duration::from_millis(7_950) / 7 + Duration::from_millis(30);
+        assert_eq!(
+            budget(8_000, 80, 60),
+            Some((late, (late * 4).min(us(3_975_000))))
+        );
+        let early = Duration::from_millis(950) / 20;
+        assert_eq!(budget(1_000, 10, 10), Some((early, early * 4)));
+    }
+
+    #[test]
+    fn sudden_death_keeps_a_reserve_its_moves_cannot_drain() {
+        let ms = Duration::from_millis;
+        let limits = |remaining: Duration| SearchLimits {
+            clock: Some(Clock {
+                remaining,
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            move_overhead: ms(50),
+            ..SearchLimits::default()
+        };
+        // 2+0 and 5+0 games of 150 moves, each move spending its whole hard limit and 1 ms
+        // more (what the interface and the pipes take; fastchess saw about 1 ms a move in all
+        // at the end of a 2+0 game): the clock never runs out, and at move 150 a third of the
+        // reserve is still there.
+        for start in [ms(2_000), ms(300_000)] {
+            let mut remaining = start;
+            for move_number in 1..=150 {
+                let Some(b) = TimeBudget::from_limits(&limits(remaining), move_number) else {
+                    panic!("a clock gives a budget");
+                };
+                assert!(b.hard < remaining, "{start:?}, move {move_number}: {b:?}");
+                remaining -= b.hard + ms(1);
+            }
+            assert!(remaining > ms(80), "{start:?}: {remaining:?} at move 150");
+        }
+        // No move takes a tenth of the clock, however unsure the search (the hard limit).
+        for remaining in [ms(2_000), ms(60_000), ms(300_000)] {
+            let Some(b) = TimeBudget::from_limits(&limits(remaining), 3) else {
+                panic!("a clock gives a budget");
+            };
+            assert!(b.hard * 10 < remaining, "{remaining:?}: {b:?}");
+        }
+        // Late in the game the horizon does not fall: move 80 plans as move 10 would.
+        assert_eq!(
+            TimeBudget::from_limits(&limits(ms(1_000)), 80),
+            TimeBudget::from_limits(&limits(ms(1_000)), 10)
+        );
     }
 
     #[test]
