@@ -11,44 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-const fn flag(
-    names: &'static [&'static str],
-    value: &'static str,
-    kind: Kind,
-    help: &'static str,
-) -> Flag {
-    Flag {
-        names,
-        value,
-        kind,
-        help,
-    }
-}
-
-const fn command(
-    name: &'static str,
-    positionals: &'static [Positional],
-    flags: &'static [Flag],
-    about: &'static str,
-) -> Command {
-    Command {
-        program: "betacut-lab",
-        name,
-        positionals,
-        flags,
-        about,
-    }
-}
-
-const fn positional(name: &'static str, required: bool, many: bool) -> Positional {
-    Positional {
-        name,
-        required,
-        many,
-    }
-}
-
-const THREADS: Flag = flag(
+const THREADS: Flag = Flag::new(
     &["--threads"],
     "N",
     Kind::Int,
@@ -56,76 +19,77 @@ const THREADS: Flag = flag(
 );
 
 /// `betacut-lab datagen`.
-pub const DATAGEN: Command = command(
+pub const DATAGEN: Command = Command::new(
+    "betacut-lab",
     "datagen",
-    &[positional("<out>", true, false)],
+    &[Positional::new("<out>", true, false)],
     &[
-        flag(
+        Flag::new(
             &["--text"],
             "",
             Kind::Switch,
             "`FEN | result` lines for `tune` (implied by .txt)",
         ),
-        flag(&["--games"], "N", Kind::Int, "games to play"),
-        flag(
+        Flag::new(&["--games"], "N", Kind::Int, "games to play"),
+        Flag::new(
             &["--first-game"],
             "K",
             Kind::Int,
             "the first game's number (default 0)",
         ),
-        flag(
+        Flag::new(
             &["--nodes"],
             "N",
             Kind::Int,
             "node budget a move (the hard cap with --soft-nodes)",
         ),
-        flag(
+        Flag::new(
             &["--soft-nodes"],
             "N",
             Kind::Int,
             "end a move on the first iteration past N nodes",
         ),
-        flag(&["--depth"], "N", Kind::Int, "search each move to depth N"),
-        flag(&["--seed"], "S", Kind::Int, "random seed"),
+        Flag::new(&["--depth"], "N", Kind::Int, "search each move to depth N"),
+        Flag::new(&["--seed"], "S", Kind::Int, "random seed"),
         THREADS,
-        flag(&["--hash"], "MB", Kind::Int, "hash table size a thread"),
-        flag(
+        Flag::new(&["--hash"], "MB", Kind::Int, "hash table size a thread"),
+        Flag::new(
             &["--random-plies"],
             "N[-M]",
             Kind::Text,
             "random opening plies, N-M drawn per game",
         ),
-        flag(
+        Flag::new(
             &["--opening-limit"],
             "CP",
             Kind::Int,
             "drop a game whose first search is beyond CP",
         ),
-        flag(
+        Flag::new(
             &["--exact-only"],
             "",
             Kind::Switch,
             "no fail-high bounds as labels",
         ),
-        flag(
+        Flag::new(
             &["--undamped"],
             "",
             Kind::Switch,
             "no fifty-move damping of the labels",
         ),
-        flag(
+        Flag::new(
             &["--openings"],
             "FILE",
             Kind::Text,
             "start positions, one FEN or EPD a line",
         ),
-        flag(
+        Flag::new(
             &["--chess960"],
             "SHARE",
             Kind::Float,
             "that share (0-1) of the games from a Chess960 back rank",
         ),
-        flag(
+        Flag::new(
             &["--double-chess960"],
             "SHARE",
             Kind::Float,
@@ -140,10 +104,11 @@ pub const DATAGEN: Command = command(
 );
 
 /// `betacut-lab datagen-text`.
-pub const DATAGEN_TEXT: Command = command(
+pub const DATAGEN_TEXT: Command = Command::new(
+    "betacut-lab",
     "datagen-text",
-    &[positional("<in.bin>", true, false)],
-    &[flag(
+    &[Positional::new("<in.bin>", true, false)],
+    &[Flag::new(
         &["--limit"],
         "N",
         Kind::Int,
@@ -153,20 +118,21 @@ pub const DATAGEN_TEXT: Command = command(
 );
 
 /// `betacut-lab tune`.
-pub const TUNE: Command = command(
+pub const TUNE: Command = Command::new(
+    "betacut-lab",
     "tune",
-    &[positional("<data.txt>", true, false)],
+    &[Positional::new("<data.txt>", true, false)],
     &[
-        flag(&["--epochs"], "N", Kind::Int, "epochs (default 2000)"),
-        flag(&["--lr"], "X", Kind::Float, "learning rate (default 1.0)"),
-        flag(
+        Flag::new(&["--epochs"], "N", Kind::Int, "epochs (default 2000)"),
+        Flag::new(&["--lr"], "X", Kind::Float, "learning rate (default 1.0)"),
+        Flag::new(
             &["--l2"],
             "X",
             Kind::Float,
             "L2 regularisation (default 5e-9)",
         ),
         THREADS,
-        flag(
+        Flag::new(
             &["--out"],
             "FILE",
             Kind::Text,
@@ -203,14 +169,6 @@ pub fn command_usage(command: &str) -> Option<String> {
 /// `args` parsed by `command`'s definition, the error as text.
 fn parse(command: &Command, args: &[String]) -> Result<Parsed, String> {
     Ok(command.parse(args)?)
-}
-
-/// The flag's value as a `T`, the error as text.
-pub(crate) fn flag_value<T: std::str::FromStr>(
-    args: &Parsed,
-    name: &str,
-) -> Result<Option<T>, String> {
-    Ok(args.value(name)?)
 }
 
 /// Runs the command line `args` (without the program name) and returns the exit code; errors
@@ -268,7 +226,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
 /// Runs `betacut-lab datagen`.
 /// A share flag's value, 0 to 1 (0 when the flag is absent).
 fn share_flag(args: &Parsed, name: &str) -> Result<f64, String> {
-    match flag_value::<f64>(args, name)? {
+    match args.value::<f64>(name)? {
         None => Ok(0.0),
         Some(share) if (0.0..=1.0).contains(&share) => Ok(share),
         Some(share) => Err(format!("{name} {share}: a share is between 0 and 1")),
@@ -277,7 +235,7 @@ fn share_flag(args: &Parsed, name: &str) -> Result<f64, String> {
 
 fn run_datagen(args: &Parsed) -> Result<ExitCode, String> {
     let out_path = &args.positionals()[0];
-    let openings = match flag_value::<PathBuf>(args, "--openings")? {
+    let openings = match args.value::<PathBuf>("--openings")? {
         Some(path) => std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?
             .lines()
@@ -291,9 +249,9 @@ fn run_datagen(args: &Parsed) -> Result<ExitCode, String> {
     } else {
         DataFormat::Binary
     };
-    let depth: Option<u32> = flag_value(args, "--depth")?;
-    let nodes: Option<u64> = flag_value(args, "--nodes")?;
-    let soft_nodes: Option<u64> = flag_value(args, "--soft-nodes")?;
+    let depth: Option<u32> = args.value("--depth")?;
+    let nodes: Option<u64> = args.value("--nodes")?;
+    let soft_nodes: Option<u64> = args.value("--soft-nodes")?;
     if let (Some(hard), Some(soft)) = (nodes, soft_nodes) {
         if hard < soft {
             return Err(format!(
@@ -302,13 +260,13 @@ fn run_datagen(args: &Parsed) -> Result<ExitCode, String> {
         }
     }
     let defaults = datagen::DatagenConfig::default();
-    let (random_plies, random_plies_max) = match flag_value::<String>(args, "--random-plies")? {
+    let (random_plies, random_plies_max) = match args.value::<String>("--random-plies")? {
         None => (defaults.random_plies, defaults.random_plies_max),
         Some(text) => parse_ply_range(&text)?,
     };
     let config = datagen::DatagenConfig {
-        games: flag_value(args, "--games")?.unwrap_or(defaults.games),
-        first_game: flag_value(args, "--first-game")?.unwrap_or(0),
+        games: args.value("--games")?.unwrap_or(defaults.games),
+        first_game: args.value("--first-game")?.unwrap_or(0),
         // A depth alone limits by depth; a soft budget has a hard cap of five times itself
         // unless --nodes names one; otherwise the node budget (default 6000) applies.
         nodes: match (nodes, soft_nodes, depth) {
@@ -321,12 +279,12 @@ fn run_datagen(args: &Parsed) -> Result<ExitCode, String> {
         depth,
         random_plies,
         random_plies_max,
-        opening_limit: flag_value(args, "--opening-limit")?,
+        opening_limit: args.value("--opening-limit")?,
         exact_only: args.has("--exact-only"),
         undamped: args.has("--undamped"),
-        seed: flag_value(args, "--seed")?.unwrap_or(defaults.seed),
-        threads: flag_value(args, "--threads")?.unwrap_or_else(default_threads),
-        hash_mb: flag_value(args, "--hash")?.unwrap_or(defaults.hash_mb),
+        seed: args.value("--seed")?.unwrap_or(defaults.seed),
+        threads: args.value("--threads")?.unwrap_or_else(default_threads),
+        hash_mb: args.value("--hash")?.unwrap_or(defaults.hash_mb),
         openings,
         chess960_share: share_flag(args, "--chess960")?,
         double_chess960_share: share_flag(args, "--double-chess960")?,
@@ -387,7 +345,7 @@ fn parse_ply_range(text: &str) -> Result<(usize, usize), String> {
 /// Runs `betacut-lab datagen-text`.
 fn run_datagen_text(args: &Parsed) -> Result<ExitCode, String> {
     let path = &args.positionals()[0];
-    let limit: Option<u64> = flag_value(args, "--limit")?;
+    let limit: Option<u64> = args.value("--limit")?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     records::write_text(Path::new(path), limit, &mut out).map_err(|e| e.to_string())?;
@@ -398,13 +356,14 @@ fn run_datagen_text(args: &Parsed) -> Result<ExitCode, String> {
 fn run_tune(args: &Parsed) -> Result<ExitCode, String> {
     let data_path = &args.positionals()[0];
     let config = tuner::TuneConfig {
-        epochs: flag_value(args, "--epochs")?.unwrap_or(2000),
-        learning_rate: flag_value(args, "--lr")?.unwrap_or(1.0),
-        threads: flag_value(args, "--threads")?.unwrap_or_else(default_threads),
-        l2: flag_value(args, "--l2")?.unwrap_or(5e-9),
+        epochs: args.value("--epochs")?.unwrap_or(2000),
+        learning_rate: args.value("--lr")?.unwrap_or(1.0),
+        threads: args.value("--threads")?.unwrap_or_else(default_threads),
+        l2: args.value("--l2")?.unwrap_or(5e-9),
     };
-    let out_path: PathBuf =
-        flag_value(args, "--out")?.unwrap_or_else(|| PathBuf::from("src/eval/weights.rs"));
+    let out_path: PathBuf = args
+        .value("--out")?
+        .unwrap_or_else(|| PathBuf::from("src/eval/weights.rs"));
     let start = Instant::now();
     let data = tuner::load_data(Path::new(data_path)).map_err(|e| e.to_string())?;
     betacut::errln!(

@@ -1,7 +1,6 @@
 //! `betacut-lab train <data files...> --out FILE [options]`: the command line of the network
 //! trainer ([`super::trainer`]).
 
-use crate::cli::flag_value;
 use crate::records::{read_records, PackedRecord};
 use crate::trainer::checkpoint::Checkpoint;
 use crate::trainer::net::FloatNetwork;
@@ -13,119 +12,101 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-const fn flag(
-    names: &'static [&'static str],
-    value: &'static str,
-    kind: Kind,
-    help: &'static str,
-) -> Flag {
-    Flag {
-        names,
-        value,
-        kind,
-        help,
-    }
-}
-
 /// `betacut-lab train`.
-pub const TRAIN: Command = Command {
-    program: "betacut-lab",
-    name: "train",
-    positionals: &[Positional {
-        name: "<data files...>",
-        required: true,
-        many: true,
-    }],
-    flags: &[
-        flag(
+pub const TRAIN: Command = Command::new(
+    "betacut-lab",
+    "train",
+    &[Positional::new("<data files...>", true, true)],
+    &[
+        Flag::new(
             &["--out"],
             "FILE",
             Kind::Text,
             "the network to write (needed)",
         ),
-        flag(
+        Flag::new(
             &["--hidden"],
             "N",
             Kind::Int,
             "hidden units a perspective (multiple of 32)",
         ),
-        flag(
+        Flag::new(
             &["--output-buckets"],
             "N",
             Kind::Int,
             "output buckets (1-16)",
         ),
-        flag(&["--epochs"], "N", Kind::Int, "epochs of the schedule"),
-        flag(&["--batch"], "N", Kind::Int, "positions a batch"),
-        flag(&["--lr"], "X", Kind::Float, "learning rate"),
-        flag(
+        Flag::new(&["--epochs"], "N", Kind::Int, "epochs of the schedule"),
+        Flag::new(&["--batch"], "N", Kind::Int, "positions a batch"),
+        Flag::new(&["--lr"], "X", Kind::Float, "learning rate"),
+        Flag::new(
             &["--lr-decay"],
             "X",
             Kind::Float,
             "exponential schedule: lr times X an epoch",
         ),
-        flag(&["--lr-end"], "X", Kind::Float, "cosine schedule down to X"),
-        flag(&["--weight-decay"], "X", Kind::Float, "weight decay"),
-        flag(
+        Flag::new(&["--lr-end"], "X", Kind::Float, "cosine schedule down to X"),
+        Flag::new(&["--weight-decay"], "X", Kind::Float, "weight decay"),
+        Flag::new(
             &["--wdl"],
             "X",
             Kind::Float,
             "share of the game result in the target",
         ),
-        flag(
+        Flag::new(
             &["--scale"],
             "CP",
             Kind::Float,
             "centipawns of the sigmoid's scale",
         ),
-        flag(
+        Flag::new(
             &["--threads"],
             "N",
             Kind::Int,
             "threads (default: one per CPU)",
         ),
-        flag(&["--seed"], "S", Kind::Int, "random seed"),
-        flag(
+        Flag::new(&["--seed"], "S", Kind::Int, "random seed"),
+        Flag::new(
             &["--stop-after"],
             "N",
             Kind::Int,
             "stop after epoch N, to go on with --resume",
         ),
-        flag(
+        Flag::new(
             &["--validation"],
             "N",
             Kind::Int,
             "hold out N random positions",
         ),
-        flag(
+        Flag::new(
             &["--validation-data"],
             "FILE",
             Kind::Text,
             "held-out games, not a random share",
         ),
-        flag(
+        Flag::new(
             &["--checkpoint"],
             "DIR",
             Kind::Text,
             "write a checkpoint each epoch here",
         ),
-        flag(&["--resume"], "FILE", Kind::Text, "go on from a checkpoint"),
-        flag(
+        Flag::new(&["--resume"], "FILE", Kind::Text, "go on from a checkpoint"),
+        Flag::new(
             &["--init"],
             "NET",
             Kind::Text,
             "start from a net's weights (can add buckets, widen)",
         ),
-        flag(
+        Flag::new(
             &["--mirror"],
             "",
             Kind::Switch,
             "files flipped on a seeded half of the samples",
         ),
-        flag(&["--min-ply"], "N", Kind::Int, "no positions before ply N"),
+        Flag::new(&["--min-ply"], "N", Kind::Int, "no positions before ply N"),
     ],
-    about: "train a network on binary datagen files",
-};
+    "train a network on binary datagen files",
+);
 
 /// Whether a hidden layer of `hidden` units per perspective is one the engine can load: a
 /// multiple of 32 from 32 to 4096.
@@ -136,23 +117,23 @@ fn valid_hidden(hidden: usize) -> bool {
 /// Runs `betacut-lab train`.
 pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
     let files: Vec<PathBuf> = args.positionals().iter().map(PathBuf::from).collect();
-    let out: PathBuf = flag_value(args, "--out")?.ok_or("train needs --out FILE")?;
+    let out: PathBuf = args.value("--out")?.ok_or("train needs --out FILE")?;
     let defaults = TrainConfig::default();
-    let buckets: Option<usize> = flag_value(args, "--output-buckets")?;
+    let buckets: Option<usize> = args.value("--output-buckets")?;
     if let Some(b) = buckets {
         if !(1..=betacut::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&b) {
             return Err(format!("--output-buckets {b}: must be between 1 and 16"));
         }
     }
-    let hidden: Option<usize> = flag_value(args, "--hidden")?;
+    let hidden: Option<usize> = args.value("--hidden")?;
     if let Some(h) = hidden.filter(|&h| !valid_hidden(h)) {
         return Err(format!(
             "--hidden {h}: must be a multiple of 32 between 32 and 4096"
         ));
     }
     let resume = match (
-        flag_value::<PathBuf>(args, "--resume")?,
-        flag_value::<PathBuf>(args, "--init")?,
+        args.value::<PathBuf>("--resume")?,
+        args.value::<PathBuf>("--init")?,
     ) {
         (Some(_), Some(_)) => {
             return Err("--resume (a checkpoint) and --init (a net) exclude each other".into())
@@ -176,7 +157,7 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
             // A wider run than the net: the net widened, its new units silent at first.
             match hidden {
                 Some(h) if h > net.hidden() => {
-                    let seed = flag_value(args, "--seed")?.unwrap_or(defaults.seed);
+                    let seed = args.value("--seed")?.unwrap_or(defaults.seed);
                     let wide = FloatNetwork::from_network(&net)
                         .widened(h, seed)
                         .ok_or_else(|| format!("--hidden {h} cannot widen the --init net"))?;
@@ -215,8 +196,8 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
         ));
     }
     let (random_share, validation_file) = match (
-        flag_value::<usize>(args, "--validation")?,
-        flag_value::<PathBuf>(args, "--validation-data")?,
+        args.value::<usize>("--validation")?,
+        args.value::<PathBuf>("--validation-data")?,
     ) {
         (Some(_), Some(_)) => {
             return Err(
@@ -230,31 +211,33 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
     let mut config = TrainConfig {
         hidden,
         output_buckets: buckets,
-        epochs: flag_value(args, "--epochs")?.unwrap_or(defaults.epochs),
-        stop_after: flag_value(args, "--stop-after")?,
-        batch: flag_value(args, "--batch")?.unwrap_or(defaults.batch),
-        lr: flag_value(args, "--lr")?.unwrap_or(defaults.lr),
-        schedule: match flag_value::<f32>(args, "--lr-end")? {
-            Some(end) if flag_value::<f32>(args, "--lr-decay")?.is_some() => {
+        epochs: args.value("--epochs")?.unwrap_or(defaults.epochs),
+        stop_after: args.value("--stop-after")?,
+        batch: args.value("--batch")?.unwrap_or(defaults.batch),
+        lr: args.value("--lr")?.unwrap_or(defaults.lr),
+        schedule: match args.value::<f32>("--lr-end")? {
+            Some(end) if args.value::<f32>("--lr-decay")?.is_some() => {
                 return Err(format!(
                     "--lr-end {end} (a cosine schedule) and --lr-decay (an exponential one) \
                      exclude each other"
                 ))
             }
             Some(end) => Schedule::Cosine(end),
-            None => {
-                flag_value(args, "--lr-decay")?.map_or(defaults.schedule, Schedule::Exponential)
-            }
+            None => args
+                .value("--lr-decay")?
+                .map_or(defaults.schedule, Schedule::Exponential),
         },
-        weight_decay: flag_value(args, "--weight-decay")?.unwrap_or(defaults.weight_decay),
-        wdl: flag_value(args, "--wdl")?.unwrap_or(defaults.wdl),
-        scale: flag_value(args, "--scale")?.unwrap_or(defaults.scale),
-        threads: flag_value(args, "--threads")?.unwrap_or_else(default_threads),
-        seed: flag_value(args, "--seed")?.unwrap_or(defaults.seed),
+        weight_decay: args
+            .value("--weight-decay")?
+            .unwrap_or(defaults.weight_decay),
+        wdl: args.value("--wdl")?.unwrap_or(defaults.wdl),
+        scale: args.value("--scale")?.unwrap_or(defaults.scale),
+        threads: args.value("--threads")?.unwrap_or_else(default_threads),
+        seed: args.value("--seed")?.unwrap_or(defaults.seed),
         validation: Validation::Random(random_share),
-        checkpoint_dir: flag_value(args, "--checkpoint")?,
+        checkpoint_dir: args.value("--checkpoint")?,
         mirror: args.has("--mirror"),
-        min_ply: flag_value(args, "--min-ply")?.unwrap_or(defaults.min_ply),
+        min_ply: args.value("--min-ply")?.unwrap_or(defaults.min_ply),
     };
 
     let start = Instant::now();

@@ -14,85 +14,51 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const fn flag(
-    names: &'static [&'static str],
-    value: &'static str,
-    kind: Kind,
-    help: &'static str,
-) -> Flag {
-    Flag {
-        names,
-        value,
-        kind,
-        help,
-    }
-}
-
-const fn positional(name: &'static str, required: bool, many: bool) -> Positional {
-    Positional {
-        name,
-        required,
-        many,
-    }
-}
-
-const fn command(
-    name: &'static str,
-    positionals: &'static [Positional],
-    flags: &'static [Flag],
-    about: &'static str,
-) -> Command {
-    Command {
-        program: "betacut",
-        name,
-        positionals,
-        flags,
-        about,
-    }
-}
-
 /// `--net FILE`: the evaluation of bench, epd and annotate.
-pub const NET: Flag = flag(
+pub const NET: Flag = Flag::new(
     &["--net"],
     "FILE",
     Kind::Text,
     "evaluate with this network (default: the built-in one)",
 );
 /// `--hce`: the hand-crafted evaluation.
-pub const HCE: Flag = flag(
+pub const HCE: Flag = Flag::new(
     &["--hce"],
     "",
     Kind::Switch,
     "evaluate with the hand-crafted evaluation",
 );
-const FEN: Flag = flag(
+const FEN: Flag = Flag::new(
     &["--fen"],
     "FEN",
     Kind::Words,
     "the position (one quoted word or several; default: the start position)",
 );
-const THREADS: Flag = flag(&["--threads"], "N", Kind::Int, "search threads");
-const HASH: Flag = flag(&["--hash"], "MB", Kind::Int, "hash table size (default 64)");
+const THREADS: Flag = Flag::new(&["--threads"], "N", Kind::Int, "search threads");
+const HASH: Flag = Flag::new(&["--hash"], "MB", Kind::Int, "hash table size (default 64)");
 
 /// `betacut perft`.
-pub const PERFT: Command = command(
+pub const PERFT: Command = Command::new(
+    "betacut",
     "perft",
-    &[positional("<depth>", true, false)],
+    &[Positional::new("<depth>", true, false)],
     &[FEN],
     "count leaf nodes, print time and Mnps",
 );
 /// `betacut divide`.
-pub const DIVIDE: Command = command(
+pub const DIVIDE: Command = Command::new(
+    "betacut",
     "divide",
-    &[positional("<depth>", true, false)],
+    &[Positional::new("<depth>", true, false)],
     &[FEN],
     "perft split by root move",
 );
 /// `betacut perft-suite`.
-pub const PERFT_SUITE: Command = command(
+pub const PERFT_SUITE: Command = Command::new(
+    "betacut",
     "perft-suite",
-    &[positional("<file.epd>", true, false)],
-    &[flag(
+    &[Positional::new("<file.epd>", true, false)],
+    &[Flag::new(
         &["--max-depth"],
         "N",
         Kind::Int,
@@ -101,35 +67,37 @@ pub const PERFT_SUITE: Command = command(
     "check an EPD perft suite (exit 1 on mismatch)",
 );
 /// `betacut bench`.
-pub const BENCH: Command = command(
+pub const BENCH: Command = Command::new(
+    "betacut",
     "bench",
-    &[positional("[depth]", false, false)],
+    &[Positional::new("[depth]", false, false)],
     &[NET, HCE],
     "fixed positions, fixed depth: `<nodes> nodes <nps> nps`",
 );
 /// `betacut epd`.
-pub const EPD: Command = command(
+pub const EPD: Command = Command::new(
+    "betacut",
     "epd",
-    &[positional("<file.epd>", true, false)],
+    &[Positional::new("<file.epd>", true, false)],
     &[
-        flag(
+        Flag::new(
             &["--movetime"],
             "MS",
             Kind::Int,
             "time a position (default 1000)",
         ),
-        flag(
+        Flag::new(
             &["--depth"],
             "N",
             Kind::Int,
             "search each position to depth N",
         ),
-        flag(&["--nodes"], "N", Kind::Int, "search each position N nodes"),
+        Flag::new(&["--nodes"], "N", Kind::Int, "search each position N nodes"),
         THREADS,
         HASH,
         NET,
         HCE,
-        flag(
+        Flag::new(
             &["--verbose"],
             "",
             Kind::Switch,
@@ -140,7 +108,8 @@ pub const EPD: Command = command(
      (exit 1 if a position was not solved)",
 );
 /// `betacut tunables`.
-pub const TUNABLES: Command = command(
+pub const TUNABLES: Command = Command::new(
+    "betacut",
     "tunables",
     &[],
     &[],
@@ -149,20 +118,21 @@ pub const TUNABLES: Command = command(
      with the feature `tune` takes them as UCI options",
 );
 /// `betacut book make`.
-pub const BOOK_MAKE: Command = command(
+pub const BOOK_MAKE: Command = Command::new(
+    "betacut",
     "book make",
     &[
-        positional("<games.pgn>", true, false),
-        positional("<out.bin>", true, false),
+        Positional::new("<games.pgn>", true, false),
+        Positional::new("<out.bin>", true, false),
     ],
     &[
-        flag(
+        Flag::new(
             &["--plies"],
             "N",
             Kind::Int,
             "book moves up to ply N (default 24)",
         ),
-        flag(
+        Flag::new(
             &["--min-games"],
             "N",
             Kind::Int,
@@ -172,33 +142,35 @@ pub const BOOK_MAKE: Command = command(
     "make a Polyglot book from PGN games",
 );
 /// `betacut book show`.
-pub const BOOK_SHOW: Command = command(
+pub const BOOK_SHOW: Command = Command::new(
+    "betacut",
     "book show",
     &[
-        positional("<book.bin>", true, false),
-        positional("[FEN]", false, true),
+        Positional::new("<book.bin>", true, false),
+        Positional::new("[FEN]", false, true),
     ],
     &[],
     "a book's moves for a position (default: start)",
 );
 /// `betacut probe`.
-pub const PROBE: Command = command(
+pub const PROBE: Command = Command::new(
+    "betacut",
     "probe",
-    &[positional("[FEN]", false, true)],
+    &[Positional::new("[FEN]", false, true)],
     &[
-        flag(
+        Flag::new(
             &["--syzygy"],
             "DIRS",
             Kind::Text,
             "table directories, separated by `:` (`;` on Windows)",
         ),
-        flag(
+        Flag::new(
             &["--file"],
             "F",
             Kind::Text,
             "probe every position of this file",
         ),
-        flag(
+        Flag::new(
             &["--bench"],
             "ROUNDS",
             Kind::OptionalInt,
@@ -209,29 +181,30 @@ pub const PROBE: Command = command(
      position (default: the start position)",
 );
 /// `betacut annotate`.
-pub const ANNOTATE: Command = command(
+pub const ANNOTATE: Command = Command::new(
+    "betacut",
     "annotate",
-    &[positional("<games.pgn>", true, false)],
+    &[Positional::new("<games.pgn>", true, false)],
     &[
-        flag(
+        Flag::new(
             &["-o", "--output"],
             "FILE",
             Kind::Text,
             "write the PGN here (default: stdout)",
         ),
-        flag(
+        Flag::new(
             &["--movetime"],
             "MS",
             Kind::Int,
             "time a position (default 1000)",
         ),
-        flag(
+        Flag::new(
             &["--nodes"],
             "N",
             Kind::Int,
             "search N nodes a position, one thread (repeatable)",
         ),
-        flag(
+        Flag::new(
             &["--depth"],
             "D",
             Kind::Int,
@@ -239,26 +212,26 @@ pub const ANNOTATE: Command = command(
         ),
         THREADS,
         HASH,
-        flag(
+        Flag::new(
             &["--syzygy"],
             "DIRS",
             Kind::Text,
             "Syzygy tables for the endgame",
         ),
-        flag(
+        Flag::new(
             &["--book"],
             "FILE",
             Kind::Text,
             "Polyglot book: its moves are not judged",
         ),
-        flag(
+        Flag::new(
             &["--side"],
             "white|black|both",
             Kind::Text,
             "whose moves to judge",
         ),
-        flag(&["--from-move"], "N", Kind::Int, "judge from move N on"),
-        flag(
+        Flag::new(&["--from-move"], "N", Kind::Int, "judge from move N on"),
+        Flag::new(
             &["--graph"],
             "DIR",
             Kind::Text,
@@ -290,7 +263,8 @@ pub const COMMANDS: [Command; 11] = [
 ];
 
 /// `betacut xboard | uci`.
-const XBOARD: Command = command(
+const XBOARD: Command = Command::new(
+    "betacut",
     "xboard",
     &[],
     &[],

@@ -62,6 +62,55 @@ pub struct Command {
     pub about: &'static str,
 }
 
+impl Flag {
+    /// A flag of these `names` taking a value shown as `value` in the usage (empty for a
+    /// switch), of this `kind`, with one line of `help`.
+    pub const fn new(
+        names: &'static [&'static str],
+        value: &'static str,
+        kind: Kind,
+        help: &'static str,
+    ) -> Flag {
+        Flag {
+            names,
+            value,
+            kind,
+            help,
+        }
+    }
+}
+
+impl Positional {
+    /// A positional argument shown as `name`, needed or not, taking one word or all the rest.
+    pub const fn new(name: &'static str, required: bool, many: bool) -> Positional {
+        Positional {
+            name,
+            required,
+            many,
+        }
+    }
+}
+
+impl Command {
+    /// The command `name` of `program` with these arguments and flags; `about` says what it
+    /// does.
+    pub const fn new(
+        program: &'static str,
+        name: &'static str,
+        positionals: &'static [Positional],
+        flags: &'static [Flag],
+        about: &'static str,
+    ) -> Command {
+        Command {
+            program,
+            name,
+            positionals,
+            flags,
+            about,
+        }
+    }
+}
+
 /// Why a command line cannot be used; each names the flag or argument at fault.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CliError {
