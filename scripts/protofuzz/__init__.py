@@ -8,4 +8,7 @@ what the fuzz does and what counts as a failure).
   positions       FENs, never-legal moves, the engine's rules on top of python-chess
   fixtures        the books, nets, tables and log paths the options point to
   engine          the engine process: non-blocking writes, threaded reads
+  driver          what both protocols share: sending, reading, probes, failures, summary
+  options         option values, good and bad
+  mutations       random bytes and mutated lines
 """
