@@ -11,4 +11,6 @@ what the fuzz does and what counts as a failure).
   driver          what both protocols share: sending, reading, probes, failures, summary
   options         option values, good and bad
   mutations       random bytes and mutated lines
+  uci_driver      UCI: the model of the engine's answers and the bestmove checks
+  uci_lines       UCI: the line generator
 """
