@@ -13,4 +13,7 @@ what the fuzz does and what counts as a failure).
   mutations       random bytes and mutated lines
   uci_driver      UCI: the model of the engine's answers and the bestmove checks
   uci_lines       UCI: the line generator
+  xboard_state    XBoard: what the engine's front-end is believed to hold
+  xboard_driver   XBoard: the model applied to each line, probes, settling, resyncs
+  xboard_lines    XBoard: the line generator
 """
