@@ -1,6 +1,7 @@
 """The UCI line generator: games and positions, `go` of every kind, analysis and ponder
 sequences, options, mutated and random lines. Its own game is independent of the engine's
-replies, so the UCI stream depends on the seed alone."""
+replies: the UCI stream depends only on the seed, the options of the `uci` reply and (for
+Hash values above a quarter of it) the memory available."""
 
 from .mutations import mutate, random_junk
 from .options import OptionGen
