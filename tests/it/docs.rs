@@ -4,7 +4,7 @@
 //! table, docs/tools.md and the manual page; every UCI option with its type, default and range
 //! in uci.md; every XBoard feature and option in xboard.md (and the options only UCI has), and
 //! the features in the manual page; every file the docs name, and every `make` target they
-//! use. (tests/packaging.rs checks the manual page's options and commands, the changelog's
+//! use. (tests/it/packaging.rs checks the manual page's options and commands, the changelog's
 //! version and the README's net.)
 
 use std::collections::BTreeSet;
@@ -12,14 +12,14 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-const README: &str = include_str!("../README.md");
-const UCI_MD: &str = include_str!("../uci.md");
-const XBOARD_MD: &str = include_str!("../xboard.md");
-const TOOLS_MD: &str = include_str!("../docs/tools.md");
-const CHANGELOG: &str = include_str!("../CHANGELOG.md");
-const MANUAL: &str = include_str!("../packaging/betacut.6");
-const MAKEFILE: &str = include_str!("../Makefile");
-const BENCH_RS: &str = include_str!("../src/search/bench.rs");
+const README: &str = include_str!("../../README.md");
+const UCI_MD: &str = include_str!("../../uci.md");
+const XBOARD_MD: &str = include_str!("../../xboard.md");
+const TOOLS_MD: &str = include_str!("../../docs/tools.md");
+const CHANGELOG: &str = include_str!("../../CHANGELOG.md");
+const MANUAL: &str = include_str!("../../packaging/betacut.6");
+const MAKEFILE: &str = include_str!("../../Makefile");
+const BENCH_RS: &str = include_str!("../../src/search/bench.rs");
 
 /// The documents written for users, by their path in the repository.
 const USER_DOCS: [&str; 11] = [

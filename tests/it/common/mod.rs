@@ -2,8 +2,6 @@
 //! child process and driven over pipes, with a reader thread collecting its output lines and a
 //! transcript printed when a test fails.
 
-#![allow(dead_code)]
-
 use betacut::board::Position;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
