@@ -7,6 +7,7 @@
 //! use. (tests/it/packaging.rs checks the manual page's options and commands, the changelog's
 //! version and the README's net.)
 
+use crate::common;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
@@ -184,7 +185,7 @@ fn tool_rows(lines: &[&str]) -> Vec<(String, BTreeSet<String>)> {
 
 #[test]
 fn readme_and_changelog_quote_the_bench_signature_and_the_docs_its_positions_and_depth() {
-    let out = run(&["bench"], "");
+    let out = common::bench();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let last = stdout.lines().last().unwrap_or_default();
     let nodes = last.split_whitespace().next().unwrap_or_default();
