@@ -1,7 +1,7 @@
 //! Syzygy endgame tablebases: Betacut's own prober of the standard `.rtbw` (win/draw/loss) and
 //! `.rtbz` (distance to zeroing) files. The reader follows the format for any number of pieces,
 //! but only the complete 3-4-piece set has been checked against a reference (python-chess and
-//! `fathom`, `tests/syzygy.rs`); 5-7-piece tables are untested.
+//! `fathom`, `tests/it/syzygy.rs`); 5-7-piece tables are untested.
 //!
 //! - [`Tablebases`] finds the files in one or more folders and loads each table the first time
 //!   a position needs it (small files whole, larger ones a block at a time with positioned

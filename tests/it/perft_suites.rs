@@ -10,7 +10,7 @@
 //! quarter of an hour); run them with
 //!
 //! ```text
-//! cargo test --profile testing --test perft_suites -- --ignored
+//! cargo test --profile testing --test it -- perft_suites:: --ignored
 //! ```
 
 use betacut::board::Position;

@@ -2,23 +2,22 @@
 //! exactly the same number of nodes and end with `<nodes> nodes <nps> nps`, whichever vector
 //! instructions the network uses.
 
-use std::process::Command;
+use crate::common;
+use std::process::Output;
 
+/// The node count of the bench that the whole test program shares (`common::bench`).
 fn bench_nodes() -> u64 {
-    bench_nodes_on(None)
+    nodes_of(common::bench())
 }
 
-/// The bench's node count, with the network's vector path capped at `simd` if given.
+/// The bench's node count in a run of its own, with the network's vector path capped at `simd`
+/// if given.
 fn bench_nodes_on(simd: Option<&str>) -> u64 {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_betacut"));
-    command.arg("bench").env_remove("BETACUT_SIMD");
-    if let Some(level) = simd {
-        command.env("BETACUT_SIMD", level);
-    }
-    let out = command
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run betacut bench: {e}"));
-    assert!(out.status.success(), "bench failed: {out:?}");
+    nodes_of(&common::run_bench(simd))
+}
+
+/// The node count that a bench's output ends with, after checking the output's form.
+fn nodes_of(out: &Output) -> u64 {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let last = stdout.lines().last().unwrap_or_default();
     let words: Vec<&str> = last.split_whitespace().collect();
@@ -39,7 +38,8 @@ fn bench_nodes_on(simd: Option<&str>) -> u64 {
 
 #[test]
 fn bench_node_count_is_deterministic() {
-    assert_eq!(bench_nodes(), bench_nodes());
+    // The shared run and a second process of the same command.
+    assert_eq!(bench_nodes(), bench_nodes_on(None));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //!
 //! Blocking reads use generous timeouts; no test asserts how long anything took.
 
-mod common;
+use crate::common;
 
 use betacut::board::{Move, Position, START_FEN};
 use common::{position, weak_move, Engine};

@@ -3,7 +3,7 @@
 //! folder starts with a drive letter and its colon). The same tests pass on Linux and, through
 //! `scripts/windows_check.sh`, on the Windows build under Wine.
 
-mod common;
+use crate::common;
 
 use betacut::tb::Tablebases;
 use common::{position, Engine};

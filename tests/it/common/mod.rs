@@ -1,13 +1,13 @@
 //! The harness of the whole-program protocol tests: the built `betacut` binary started as a
 //! child process and driven over pipes, with a reader thread collecting its output lines and a
-//! transcript printed when a test fails.
-
-#![allow(dead_code)]
+//! transcript printed when a test fails; and the one run of `betacut bench` that the tests of
+//! its signature share.
 
 use betacut::board::Position;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Longest wait for any expected line.
@@ -194,4 +194,27 @@ pub fn replay_session(doc: &str, allowed: impl Fn(&str) -> bool) {
         assert!(stray.is_empty(), "unexpected {stray:?} before {line:?}");
     }
     assert!(engine.wait_exit(), "{doc}: the session ends with quit");
+}
+
+/// The output of `betacut bench` (its default positions and depth, on the best vector path of
+/// this CPU), run once for the whole test program on the first call: the tests that check the
+/// bench's signature share it instead of searching the bench again each (a few seconds a run).
+pub fn bench() -> &'static Output {
+    static BENCH: OnceLock<Output> = OnceLock::new();
+    BENCH.get_or_init(|| run_bench(None))
+}
+
+/// Runs `betacut bench` in a process of its own, with the network's vector path capped at
+/// `simd` (`BETACUT_SIMD`) if given, else left to the CPU; it must succeed.
+pub fn run_bench(simd: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_betacut"));
+    command.arg("bench").env_remove("BETACUT_SIMD");
+    if let Some(level) = simd {
+        command.env("BETACUT_SIMD", level);
+    }
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run betacut bench: {e}"));
+    assert!(out.status.success(), "bench failed: {out:?}");
+    out
 }

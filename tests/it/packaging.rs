@@ -7,10 +7,10 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-const MANUAL: &str = include_str!("../packaging/betacut.6");
-const CHANGELOG: &str = include_str!("../CHANGELOG.md");
-const README: &str = include_str!("../README.md");
-const EMBEDDED: &str = include_str!("../src/eval/nnue/embedded.rs");
+const MANUAL: &str = include_str!("../../packaging/betacut.6");
+const CHANGELOG: &str = include_str!("../../CHANGELOG.md");
+const README: &str = include_str!("../../README.md");
+const EMBEDDED: &str = include_str!("../../src/eval/nnue/embedded.rs");
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The manual's text with roff's escaped hyphens (`\-`) as plain ones.

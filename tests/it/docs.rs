@@ -4,22 +4,23 @@
 //! table, docs/tools.md and the manual page; every UCI option with its type, default and range
 //! in uci.md; every XBoard feature and option in xboard.md (and the options only UCI has), and
 //! the features in the manual page; every file the docs name, and every `make` target they
-//! use. (tests/packaging.rs checks the manual page's options and commands, the changelog's
+//! use. (tests/it/packaging.rs checks the manual page's options and commands, the changelog's
 //! version and the README's net.)
 
+use crate::common;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-const README: &str = include_str!("../README.md");
-const UCI_MD: &str = include_str!("../uci.md");
-const XBOARD_MD: &str = include_str!("../xboard.md");
-const TOOLS_MD: &str = include_str!("../docs/tools.md");
-const CHANGELOG: &str = include_str!("../CHANGELOG.md");
-const MANUAL: &str = include_str!("../packaging/betacut.6");
-const MAKEFILE: &str = include_str!("../Makefile");
-const BENCH_RS: &str = include_str!("../src/search/bench.rs");
+const README: &str = include_str!("../../README.md");
+const UCI_MD: &str = include_str!("../../uci.md");
+const XBOARD_MD: &str = include_str!("../../xboard.md");
+const TOOLS_MD: &str = include_str!("../../docs/tools.md");
+const CHANGELOG: &str = include_str!("../../CHANGELOG.md");
+const MANUAL: &str = include_str!("../../packaging/betacut.6");
+const MAKEFILE: &str = include_str!("../../Makefile");
+const BENCH_RS: &str = include_str!("../../src/search/bench.rs");
 
 /// The documents written for users, by their path in the repository.
 const USER_DOCS: [&str; 11] = [
@@ -184,7 +185,7 @@ fn tool_rows(lines: &[&str]) -> Vec<(String, BTreeSet<String>)> {
 
 #[test]
 fn readme_and_changelog_quote_the_bench_signature_and_the_docs_its_positions_and_depth() {
-    let out = run(&["bench"], "");
+    let out = common::bench();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let last = stdout.lines().last().unwrap_or_default();
     let nodes = last.split_whitespace().next().unwrap_or_default();

@@ -3,7 +3,7 @@
 //! ranking (wins kept and converted, the fifty-move rule), probes inside the search, and the
 //! options of both protocols in sessions with the built engine.
 
-mod common;
+use crate::common;
 
 use betacut::board::{Move, Position};
 use betacut::search::score::{self, TB_WIN};

@@ -1,7 +1,7 @@
 //! The engine's net files from the command line: `bench --net` searches with a net file and
 //! refuses a malformed or missing one with a clear error and exit status 2, never a panic; and
 //! random damage to a net file gives a network or an error. (Nets trained from self-play data
-//! are tested in the lab, lab/tests/pipeline.rs.)
+//! are tested in the lab, lab/tests/it/pipeline.rs.)
 
 use betacut::board::Position;
 use betacut::eval::nnue::{Network, INPUTS, MAX_OUTPUT_WEIGHT};

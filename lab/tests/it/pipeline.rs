@@ -1,7 +1,7 @@
 //! The network pipeline end to end, small: self-play data from `datagen`, a net trained on it,
 //! written as a net file, read back the way an embedded net is, and searched with; plus the
 //! lab's command line (`datagen`, `datagen-text`, `train`). The engine's refusal of malformed
-//! net files is tested in the engine (tests/net_files.rs).
+//! net files is tested in the engine (tests/it/net_files.rs).
 
 use betacut::board::Position;
 use betacut::eval::nnue::embedded::parse_embedded;

@@ -5,7 +5,7 @@
 //! Broken books are refused with an error; the options, `bk` and book moves work over pipes in
 //! both protocols, and a bad book file leaves the engine playing without one.
 
-mod common;
+use crate::common;
 
 use betacut::board::Position;
 use betacut::book::make::write_book;
