@@ -112,6 +112,14 @@ tunables! {
     correction_pawn_weight: "correction_pawn_weight" = 7_000, 2_000..=16_000, step 700;
     /// Correction history: weight of each side's non-pawn table (of 131,072 per unit).
     correction_non_pawn_weight: "correction_non_pawn_weight" = 7_700, 2_000..=16_000, step 700;
+    /// Most double singular extensions on one line (each adds two plies).
+    double_extension_limit: "double_extension_limit" = 6, 0..=16, step 1;
+    /// A node that failed low by more than this per ply of depth gives the opponent's quiet
+    /// move before it the larger continuation bonus (centipawns).
+    prior_bonus_margin: "prior_bonus_margin" = 62, 20..=200, step 8;
+    /// Plies added to the depth of a tablebase result stored in the table: it is exact
+    /// however shallow the node, so it should outlive searched entries.
+    tablebase_depth_bonus: "tablebase_depth_bonus" = 6, 0..=20, step 2;
 }
 
 /// The value of tunable `index`.

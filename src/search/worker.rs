@@ -638,7 +638,7 @@ impl Worker {
         if !cuts {
             return Some((value, bound));
         }
-        let stored_depth = (depth + 6).clamp(0, MAX_PLY as i32 - 1);
+        let stored_depth = (depth + params::tablebase_depth_bonus()).clamp(0, MAX_PLY as i32 - 1);
         let table_score = score::to_table(value, ply);
         sh.tt
             .store(key, Move::NONE, table_score, NO_EVAL, stored_depth, bound);
@@ -898,7 +898,8 @@ impl Worker {
                     // per line at most).
                     singular_extension = if !pv_node
                         && value < singular_beta - params::double_extension_margin()
-                        && self.stack[ply].double_extensions < 6
+                        && i32::from(self.stack[ply].double_extensions)
+                            < params::double_extension_limit()
                     {
                         2
                     } else {
@@ -1215,7 +1216,7 @@ impl Worker {
             self.reward_prior_quiet(
                 ply,
                 depth,
-                best_score < alpha - 62 * depth || pv_node || cut_node,
+                best_score < alpha - params::prior_bonus_margin() * depth || pv_node || cut_node,
             );
         }
 
