@@ -12,14 +12,17 @@
 //! sees its board (its view: the own king's bucket and side, followed from the king moves among
 //! the changes). A perspective whose view changed reads other inputs altogether, so it is
 //! computed from the board instead of updated; the two perspectives are brought up to date
-//! separately, and only the one whose king moved pays.
+//! separately, and only the one whose king moved pays. It pays little: the stack keeps, for
+//! each perspective and view, the last accumulator it computed from a board and that board's
+//! pieces ([`RefreshCache`], the "finny table" of other engines), and a refresh starts from it,
+//! adding and removing only the pieces that differ.
 
 use super::aligned::AlignedI16;
-use super::features::{is_king, raw_feature_index, KingBuckets};
+use super::features::{is_king, raw_feature_index, view_feature_index, KingBuckets};
 use super::forward;
 use super::network::Network;
 use super::simd::SimdLevel;
-use crate::board::{BoardChanges, Color, Position};
+use crate::board::{BoardChanges, Color, PieceKind, Position};
 
 /// Running accumulators along a search line.
 #[derive(Clone, Debug)]
@@ -45,6 +48,96 @@ pub struct AccumulatorStack {
     overflow: usize,
     /// Both perspectives of a position beyond the capacity, computed from scratch.
     spare: AlignedI16,
+    /// Where refreshes start from.
+    cache: RefreshCache,
+}
+
+/// For each perspective and view ([`KingBuckets::view`]), the last accumulator computed from a
+/// board and the pieces of that board: a refresh in that view starts from it and adds and
+/// removes the pieces that differ, usually a few, instead of all of them. An entry holds the
+/// feature biases and an empty board until first used; [`AccumulatorStack::set_root`] resets
+/// every entry (the net may have changed).
+#[derive(Clone, Debug)]
+struct RefreshCache {
+    /// Views per perspective: two per king bucket (unmirrored and mirrored).
+    slots: usize,
+    /// `[perspective][slot][unit]`.
+    values: AlignedI16,
+    /// `[perspective][slot]`: the squares of each of the 12 pieces (White's pawn first) that
+    /// the entry's accumulator holds.
+    boards: Box<[[u64; 12]]>,
+}
+
+impl RefreshCache {
+    /// The slot of `view`: the bucket twice, plus one if mirrored.
+    #[inline(always)]
+    fn slot(view: u8) -> usize {
+        usize::from(view >> 3) * 2 + usize::from(view & 1)
+    }
+
+    /// Every entry back to the biases of `net` and an empty board, the cache sized for it
+    /// (allocating only when its shape changed).
+    fn reset(&mut self, net: &Network) {
+        let h = net.hidden();
+        let slots = 2 * net.king_buckets().count();
+        if self.slots != slots || self.values.len() != 2 * slots * h {
+            self.slots = slots;
+            self.values = AlignedI16::zeroed(2 * slots * h);
+            self.boards = vec![[0; 12]; 2 * slots].into_boxed_slice();
+        }
+        for entry in self.values.chunks_exact_mut(h) {
+            entry.copy_from_slice(net.feature_bias());
+        }
+        self.boards.fill([0; 12]);
+    }
+
+    /// `perspective`'s accumulator of `pos` in view `view` (that of `pos`) into `out`, from the
+    /// entry of that view, which then holds `pos`.
+    #[inline(always)]
+    fn refresh(
+        &mut self,
+        net: &Network,
+        pos: &Position,
+        perspective: Color,
+        view: u8,
+        out: &mut [i16],
+    ) {
+        let h = net.hidden();
+        if self.values.len() != 2 * 2 * net.king_buckets().count() * h {
+            self.reset(net);
+        }
+        let p = perspective.index();
+        let index = p * self.slots + RefreshCache::slot(view);
+        let entry = &mut self.values[index * h..(index + 1) * h];
+        let boards = &mut self.boards[index];
+        for (piece, held) in boards.iter_mut().enumerate() {
+            let color = if piece < 6 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let now = pos.pieces_of(color, PieceKind::from_index(piece % 6)).0;
+            let (added, removed) = (now & !*held, *held & !now);
+            *held = now;
+            let row =
+                |square: u32| net.feature_row(view_feature_index(p, piece, square as usize, view));
+            let mut bits = added;
+            while bits != 0 {
+                for (a, &w) in entry.iter_mut().zip(row(bits.trailing_zeros())) {
+                    *a = a.wrapping_add(w);
+                }
+                bits &= bits - 1;
+            }
+            let mut bits = removed;
+            while bits != 0 {
+                for (a, &w) in entry.iter_mut().zip(row(bits.trailing_zeros())) {
+                    *a = a.wrapping_sub(w);
+                }
+                bits &= bits - 1;
+            }
+        }
+        out.copy_from_slice(entry);
+    }
 }
 
 /// Removed and added inputs of one move in one perspective, at most three of each, packed
@@ -143,6 +236,11 @@ impl AccumulatorStack {
             top: 0,
             overflow: 0,
             spare: AlignedI16::zeroed(2 * hidden),
+            cache: RefreshCache {
+                slots: 0,
+                values: AlignedI16::zeroed(0),
+                boards: Box::new([]),
+            },
         }
     }
 
@@ -161,6 +259,7 @@ impl AccumulatorStack {
         self.top = 0;
         self.overflow = 0;
         self.changes[0] = BoardChanges::NONE;
+        self.cache.reset(net);
         self.refresh_slot(net, pos, 0);
     }
 
@@ -168,22 +267,30 @@ impl AccumulatorStack {
     #[inline]
     pub fn push(&mut self, changes: &BoardChanges) {
         if self.top + 1 < self.capacity() && self.overflow == 0 {
-            let mut views = self.views[self.top];
+            // A plain net's views are all 0 and never read: no work on its path.
             if !self.kings.is_plain() {
-                for change in changes.iter() {
-                    if let (true, Some(to)) = (is_king(change.piece), change.to) {
-                        let color = change.piece.color;
-                        views[color.index()] = self.kings.view(color, to);
-                    }
-                }
+                self.views[self.top + 1] = self.next_views(changes);
             }
             self.top += 1;
             self.changes[self.top] = *changes;
             self.computed[self.top] = [false; 2];
-            self.views[self.top] = views;
         } else {
             self.overflow += 1;
         }
+    }
+
+    /// The views after the move of `changes` from the position on the board: those of the
+    /// side whose king moved follow it.
+    #[inline(never)]
+    fn next_views(&self, changes: &BoardChanges) -> [u8; 2] {
+        let mut views = self.views[self.top];
+        for change in changes.iter() {
+            if let (true, Some(to)) = (is_king(change.piece), change.to) {
+                let color = change.piece.color;
+                views[color.index()] = self.kings.view(color, to);
+            }
+        }
+        views
     }
 
     /// The last move was taken back.
@@ -244,6 +351,24 @@ impl AccumulatorStack {
             net.refresh(pos, Color::Black, black);
             return (white, black);
         }
+        if self.kings.is_plain() {
+            // One view for ever: both perspectives are computed together, from the nearest
+            // ply below that is up to date, one fused pass per ply.
+            let mut base = self.top;
+            while base > 0 && !self.computed[base][0] {
+                base -= 1;
+            }
+            if self.computed[base][0] {
+                for ply in base + 1..=self.top {
+                    self.update_plain_slot::<P>(net, ply);
+                }
+            } else {
+                // Nothing below is known (no root was set): start from the board.
+                self.refresh_slot(net, pos, self.top);
+            }
+            let slot = &self.values[self.top * 2 * h..(self.top + 1) * 2 * h];
+            return slot.split_at(h);
+        }
         for perspective in Color::ALL {
             let p = perspective.index();
             // Down to the nearest ply that is up to date, through plies of the same view.
@@ -282,8 +407,10 @@ impl AccumulatorStack {
         }
     }
 
-    /// Computes `perspective`'s accumulator of ply `ply`, whose board is `pos`, from scratch.
-    #[inline(never)]
+    /// Computes `perspective`'s accumulator of ply `ply`, whose board is `pos`, from the
+    /// refresh cache. Inlined, so that its loops are compiled for the caller's vector
+    /// instructions (AVX2 halves its instructions against the build's baseline).
+    #[inline(always)]
     fn refresh_perspective(
         &mut self,
         net: &Network,
@@ -294,12 +421,31 @@ impl AccumulatorStack {
         let h = self.hidden;
         let p = perspective.index();
         let offset = (ply * 2 + p) * h;
-        net.refresh(pos, perspective, &mut self.values[offset..offset + h]);
-        self.computed[ply][p] = true;
         // The plies made after this one follow the view from here (a stack used without a
         // root learns the net's layout here).
         self.kings = *net.king_buckets();
-        self.views[ply][p] = self.kings.view_of(pos, perspective);
+        let view = self.kings.view_of(pos, perspective);
+        let out = &mut self.values[offset..offset + h];
+        self.cache.refresh(net, pos, perspective, view, out);
+        self.computed[ply][p] = true;
+        self.views[ply][p] = view;
+    }
+
+    /// Computes both accumulators of ply `ply` from ply `ply - 1`, which is up to date, for a
+    /// net of the plain layout (every view 0).
+    #[inline(always)]
+    fn update_plain_slot<P: Path>(&mut self, net: &Network, ply: usize) {
+        let h = self.hidden;
+        let changes = &self.changes[ply];
+        let (below, rest) = self.values.split_at_mut(ply * 2 * h);
+        let previous = &below[(ply - 1) * 2 * h..];
+        for perspective in Color::ALL {
+            let offset = perspective.index() * h;
+            let src = &previous[offset..offset + h];
+            let dst = &mut rest[offset..offset + h];
+            P::apply(net, &Delta::of(changes, perspective, 0), src, dst);
+        }
+        self.computed[ply] = [true; 2];
     }
 
     /// Computes `perspective`'s accumulator of ply `ply` from ply `ply - 1`, which is up to
@@ -652,6 +798,20 @@ mod tests {
                 stack.push(pos.last_changes());
             }
             assert!(stack.matches_refresh(&net, &pos));
+            // Another net of the same shape on the same stack: its root resets the refresh
+            // cache, whose entries held the first net's sums.
+            let other = random_king_network(64, kings, 22);
+            let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
+            stack.set_root(&other, &pos);
+            for text in ["e1d2", "e8d7", "d2e3", "d7e6"] {
+                let mv = pos.parse_move(text).unwrap_or_else(|e| panic!("{e}"));
+                pos.make_move(mv);
+                stack.push(pos.last_changes());
+                assert!(stack.matches_refresh(&other, &pos), "{text}");
+            }
+            // A stack without a root sizes its cache on the first evaluation.
+            let mut fresh = AccumulatorStack::new(net.hidden(), 8);
+            assert_eq!(fresh.evaluate(&net, &pos), net.evaluate(&pos));
         }
     }
 
