@@ -112,6 +112,28 @@ fn the_shipped_net_grown_into_king_buckets_searches_the_same_nodes() {
     let bytes = std::fs::read(&path).unwrap_or_default();
     assert_eq!(bytes[4..6], 3u16.to_le_bytes(), "a version-3 file");
     assert_eq!(bench_nodes(Some(&path)), bench_nodes(None));
+    // EvalFile loads it, and the engine says what it reads.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_betacut"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run betacut: {e}"));
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write;
+        let commands = format!(
+            "uci\nsetoption name EvalFile value {}\nisready\nquit\n",
+            path.display()
+        );
+        stdin
+            .write_all(commands.as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("(768x2, 4 king buckets -> 384 -> 1, 8 output buckets)"),
+        "{stdout}"
+    );
 }
 
 proptest! {
