@@ -14,7 +14,7 @@
 //! computed from the board instead of updated; the two perspectives are brought up to date
 //! separately, and only the one whose king moved pays. It pays little: the stack keeps, for
 //! each perspective and view, the last accumulator it computed from a board and that board's
-//! pieces ([`RefreshCache`], the "finny table" of other engines), and a refresh starts from it,
+//! pieces (`RefreshCache`, the "finny table" of other engines), and a refresh starts from it,
 //! adding and removing only the pieces that differ.
 
 use super::aligned::AlignedI16;
