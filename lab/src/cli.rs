@@ -1,5 +1,5 @@
-//! `betacut-lab`'s command line: `datagen`, `datagen-text`, `tune` and `train` (the last in
-//! [`crate::train_cli`]). Each command has one entry in [`COMMANDS`], which the help prints.
+//! `betacut-lab`'s command line: `datagen`, `datagen-text`, `tune`, `train` and `grow` (the
+//! last two in [`crate::train_cli`]). Each command has one entry in [`COMMANDS`], which the help prints.
 
 use crate::datagen::{self, DataFormat};
 use crate::{records, train_cli, tuner};
@@ -144,7 +144,13 @@ pub const TUNE: Command = Command::new(
 );
 
 /// Every command, in the order of the help.
-pub const COMMANDS: [&Command; 4] = [&DATAGEN, &DATAGEN_TEXT, &TUNE, &train_cli::TRAIN];
+pub const COMMANDS: [&Command; 5] = [
+    &DATAGEN,
+    &DATAGEN_TEXT,
+    &TUNE,
+    &train_cli::TRAIN,
+    &train_cli::GROW,
+];
 
 /// The usage of the whole command line: every command's entry.
 pub fn usage() -> String {
@@ -219,6 +225,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         "datagen-text" => run_datagen_text(&parse(&DATAGEN_TEXT, rest)?),
         "tune" => run_tune(&parse(&TUNE, rest)?),
         "train" => train_cli::run_train(&parse(&train_cli::TRAIN, rest)?),
+        "grow" => train_cli::run_grow(&parse(&train_cli::GROW, rest)?),
         other => Err(format!("unknown command {other:?}")),
     }
 }

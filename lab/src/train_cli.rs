@@ -1,11 +1,12 @@
 //! `betacut-lab train <data files...> --out FILE [options]`: the command line of the network
-//! trainer ([`super::trainer`]).
+//! trainer ([`super::trainer`]); and `betacut-lab grow NET --king-buckets SPEC --out FILE`,
+//! which grows a net's inputs into king buckets without training.
 
 use crate::records::{read_records, PackedRecord};
 use crate::trainer::checkpoint::Checkpoint;
 use crate::trainer::net::FloatNetwork;
 use crate::trainer::{quantise, train, Progress, Schedule, TrainConfig, Validation};
-use betacut::eval::nnue::Network;
+use betacut::eval::nnue::{KingBuckets, Network};
 use betacut::tools::args::{clock, default_threads};
 use betacut::tools::command::{Command, Flag, Kind, Parsed, Positional};
 use std::path::{Path, PathBuf};
@@ -104,9 +105,129 @@ pub const TRAIN: Command = Command::new(
             "files flipped on a seeded half of the samples",
         ),
         Flag::new(&["--min-ply"], "N", Kind::Int, "no positions before ply N"),
+        Flag::new(
+            &["--king-buckets"],
+            "SPEC",
+            Kind::Text,
+            "king buckets: 4 (the default map) or 64 numbers (grows an --init net)",
+        ),
+        Flag::new(
+            &["--king-mirror"],
+            "",
+            Kind::Switch,
+            "inputs mirrored for a king on files e-h",
+        ),
     ],
     "train a network on binary datagen files",
 );
+
+/// `betacut-lab grow`.
+pub const GROW: Command = Command {
+    program: "betacut-lab",
+    name: "grow",
+    positionals: &[Positional {
+        name: "<net>",
+        required: true,
+        many: false,
+    }],
+    flags: &[
+        Flag::new(
+            &["--out"],
+            "FILE",
+            Kind::Text,
+            "the grown network to write (needed)",
+        ),
+        Flag::new(
+            &["--king-buckets"],
+            "SPEC",
+            Kind::Text,
+            "4 (the default map) or 64 numbers, a1..h1, a2..h8",
+        ),
+        Flag::new(
+            &["--king-mirror"],
+            "",
+            Kind::Switch,
+            "mirrored for a king on files e-h (not exact)",
+        ),
+    ],
+    about: "copy a net's input weights into king buckets (evaluates as before)",
+};
+
+/// The king-bucket layout `spec` names, mirrored or not: `4` is the default map
+/// ([`KingBuckets::DEFAULT`], or [`KingBuckets::DEFAULT_MIRRORED`] when mirrored), `1` one
+/// bucket; otherwise 64 bucket numbers separated by commas, the own king's squares a1, b1,
+/// ..., h8 seen from its own side (the bucket count is the largest number plus one).
+pub fn parse_king_buckets(spec: &str, mirrored: bool) -> Result<KingBuckets, String> {
+    let layout = match spec.trim() {
+        "4" if mirrored => Ok(KingBuckets::DEFAULT_MIRRORED),
+        "4" => Ok(KingBuckets::DEFAULT),
+        "1" => KingBuckets::new(1, [0; 64], mirrored),
+        list => {
+            let numbers: Vec<u8> = list
+                .split(',')
+                .map(|n| n.trim().parse::<u8>())
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("--king-buckets {spec:?}: {e}"))?;
+            let map: [u8; 64] = numbers.as_slice().try_into().map_err(|_| {
+                format!(
+                    "--king-buckets: 4, 1, or 64 bucket numbers separated by commas (got {})",
+                    numbers.len()
+                )
+            })?;
+            let count = usize::from(map.iter().copied().max().unwrap_or(0)) + 1;
+            KingBuckets::new(count, map, mirrored)
+        }
+    };
+    layout.map_err(|e| format!("--king-buckets {spec:?}: {e}"))
+}
+
+/// The layout `--king-buckets` and `--king-mirror` ask for, if they ask.
+fn king_buckets_flag(args: &Parsed) -> Result<Option<KingBuckets>, String> {
+    let spec: Option<String> = args.value("--king-buckets")?;
+    match (spec, args.has("--king-mirror")) {
+        (Some(spec), mirrored) => parse_king_buckets(&spec, mirrored).map(Some),
+        (None, true) => parse_king_buckets("1", true).map(Some),
+        (None, false) => Ok(None),
+    }
+}
+
+/// A few words on a layout, for the command's report.
+fn describe(kings: &KingBuckets) -> String {
+    format!(
+        "{} king bucket(s){}",
+        kings.count(),
+        if kings.mirrored() { ", mirrored" } else { "" }
+    )
+}
+
+/// Runs `betacut-lab grow`.
+pub fn run_grow(args: &Parsed) -> Result<ExitCode, String> {
+    let path = PathBuf::from(args.positionals().first().ok_or("grow needs a net file")?);
+    let out: PathBuf = args.value("--out")?.ok_or("grow needs --out FILE")?;
+    let kings = king_buckets_flag(args)?.ok_or("grow needs --king-buckets SPEC")?;
+    let net = Network::load(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let grown = net.with_king_buckets(kings).ok_or_else(|| {
+        format!(
+            "{} already has {}; grow starts from a net of one",
+            path.display(),
+            describe(net.king_buckets())
+        )
+    })?;
+    save_net(&grown, &out)?;
+    betacut::outln!(
+        "network (hidden {}, {} output bucket(s), {}) written to {}{}",
+        grown.hidden(),
+        grown.buckets(),
+        describe(&kings),
+        out.display(),
+        if kings.mirrored() {
+            " (mirrored: it no longer evaluates as the net it grew from)"
+        } else {
+            ""
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
 
 /// Whether a hidden layer of `hidden` units per perspective is one the engine can load: a
 /// multiple of 32 from 32 to 4096.
@@ -125,6 +246,7 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
             return Err(format!("--output-buckets {b}: must be between 1 and 16"));
         }
     }
+    let kings = king_buckets_flag(args)?;
     let hidden: Option<usize> = args.value("--hidden")?;
     if let Some(h) = hidden.filter(|&h| !valid_hidden(h)) {
         return Err(format!(
@@ -154,6 +276,20 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
                 })?,
                 _ => net,
             };
+            // A net of one king bucket grows into several by copying its input weights into
+            // each.
+            let net = match kings {
+                Some(k) if k != *net.king_buckets() => {
+                    net.with_king_buckets(k).ok_or_else(|| {
+                        format!(
+                            "--init {} has {}; --king-buckets can only grow a net of one",
+                            path.display(),
+                            describe(net.king_buckets())
+                        )
+                    })?
+                }
+                _ => net,
+            };
             // A wider run than the net: the net widened, its new units silent at first.
             match hidden {
                 Some(h) if h > net.hidden() => {
@@ -177,6 +313,17 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
         }
         (Some(c), _) => c.net.layout.buckets,
         (None, b) => b.unwrap_or(defaults.output_buckets),
+    };
+    let king_buckets = match (&resume, kings) {
+        (Some(c), Some(k)) if c.net.kings != k => {
+            return Err(format!(
+                "--king-buckets asks for {}, but the checkpoint of --resume has {}",
+                describe(&k),
+                describe(&c.net.kings)
+            ))
+        }
+        (Some(c), _) => c.net.kings,
+        (None, k) => k.unwrap_or(defaults.king_buckets),
     };
     let hidden = match (&resume, hidden) {
         (Some(c), Some(h)) if c.net.hidden() != h => {
@@ -211,6 +358,7 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
     let mut config = TrainConfig {
         hidden,
         output_buckets: buckets,
+        king_buckets,
         epochs: args.value("--epochs")?.unwrap_or(defaults.epochs),
         stop_after: args.value("--stop-after")?,
         batch: args.value("--batch")?.unwrap_or(defaults.batch),
@@ -259,7 +407,7 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
     }
     betacut::errln!(
         "train: {} positions from {} file(s) loaded in {:.1} s{}; hidden {}, output buckets {}, \
-         epochs {}, batch {}, \
+         {}, epochs {}, batch {}, \
          lr {} ({}){}, wdl {}, scale {}, {} thread(s), seed {}{}{}",
         data.len(),
         files.len(),
@@ -270,6 +418,7 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
         },
         config.hidden,
         config.output_buckets,
+        describe(&config.king_buckets),
         config.epochs,
         config.batch,
         config.lr,
@@ -349,9 +498,10 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
     let net = quantise(&state.net, &data).map_err(|e| e.to_string())?;
     save_net(&net, &out)?;
     betacut::outln!(
-        "network (hidden {}, {} output bucket(s)) written to {} after {} epochs in {}",
+        "network (hidden {}, {} output bucket(s), {}) written to {} after {} epochs in {}",
         net.hidden(),
         net.buckets(),
+        describe(net.king_buckets()),
         out.display(),
         state.epochs_done,
         clock(start.elapsed())
@@ -362,4 +512,44 @@ pub fn run_train(args: &Parsed) -> Result<ExitCode, String> {
 fn save_net(net: &betacut::eval::nnue::Network, path: &Path) -> Result<(), String> {
     net.save(path)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_bucket_specs_name_a_default_or_list_every_square() {
+        assert_eq!(parse_king_buckets("4", false), Ok(KingBuckets::DEFAULT));
+        assert_eq!(
+            parse_king_buckets("4", true),
+            Ok(KingBuckets::DEFAULT_MIRRORED)
+        );
+        // The default map written out is the default map.
+        let list: Vec<String> = KingBuckets::DEFAULT
+            .map()
+            .iter()
+            .map(|b| b.to_string())
+            .collect();
+        assert_eq!(
+            parse_king_buckets(&list.join(","), false),
+            Ok(KingBuckets::DEFAULT)
+        );
+        // Two buckets by the king's file, mirrored: a-d and e-h alike, so a mirrored map needs
+        // no file split; by rank then.
+        let by_rank: Vec<String> = (0..64).map(|sq| (sq / 32).to_string()).collect();
+        let two = parse_king_buckets(&by_rank.join(","), true).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((two.count(), two.mirrored()), (2, true));
+        let by_file: Vec<String> = (0..64).map(|sq| ((sq % 8) / 4).to_string()).collect();
+        let refused = parse_king_buckets(&by_file.join(","), true);
+        assert!(
+            refused.as_ref().is_err_and(|e| e.contains("mirror image")),
+            "{refused:?}"
+        );
+        assert!(parse_king_buckets("0,1", false).is_err_and(|e| e.contains("(got 2)")));
+        assert!(parse_king_buckets("x", false).is_err());
+        let too_many: Vec<String> = (0..64).map(|sq| sq.to_string()).collect();
+        assert!(parse_king_buckets(&too_many.join(","), false)
+            .is_err_and(|e| e.contains("64 king buckets (1 to 32)")));
+    }
 }

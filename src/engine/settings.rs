@@ -171,11 +171,21 @@ impl Engine {
     }
 
     /// The evaluation in use, as the user should see it: the network (built in, or the file
-    /// it came from) with its size and output buckets, or the hand-crafted evaluation.
+    /// it came from) with its size, output buckets and king buckets, or the hand-crafted
+    /// evaluation.
     pub fn evaluation_name(&self) -> String {
-        let shape = |net: &crate::eval::nnue::Network| match net.buckets() {
-            1 => format!("768x2 -> {} -> 1", net.hidden()),
-            b => format!("768x2 -> {} -> 1, {b} output buckets", net.hidden()),
+        let shape = |net: &crate::eval::nnue::Network| {
+            let kings = net.king_buckets();
+            let inputs = match (kings.count(), kings.mirrored()) {
+                (1, false) => "768x2".to_string(),
+                (1, true) => "768x2 mirrored".to_string(),
+                (k, false) => format!("768x2, {k} king buckets"),
+                (k, true) => format!("768x2, {k} king buckets mirrored"),
+            };
+            match net.buckets() {
+                1 => format!("{inputs} -> {} -> 1", net.hidden()),
+                b => format!("{inputs} -> {} -> 1, {b} output buckets", net.hidden()),
+            }
         };
         match (&self.evaluation.network, &self.evaluation.file) {
             (Some(net), Some(file)) => format!("network {} ({})", file.display(), shape(net)),

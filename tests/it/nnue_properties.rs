@@ -6,12 +6,17 @@
 //!   them back; its evaluation equals the evaluation of the position from scratch;
 //! - every legal move of every suite position (castling of both kinds in Chess960 set-ups, en
 //!   passant, promotions with and without capture) keeps them equal;
+//! - the same with king buckets and mirroring: a perspective whose king changes bucket or side
+//!   is computed from the board, the rest stays incremental;
+//! - the shipped net grown into king buckets (each a copy of its weights) evaluates every such
+//!   position exactly as the shipped net;
 //! - a searcher given a network searches with it and plays legal moves;
 //! - without a network the evaluator is the hand-crafted evaluation.
 
 use betacut::board::{Move, Position};
 use betacut::eval::evaluator::NETWORK_LINE_PLIES;
-use betacut::eval::nnue::{Network, INPUTS, MAX_OUTPUT_WEIGHT};
+use betacut::eval::nnue::embedded::embedded_network;
+use betacut::eval::nnue::{KingBuckets, Network, INPUTS, MAX_OUTPUT_WEIGHT};
 use betacut::eval::{evaluate, Evaluator, PawnCache};
 use betacut::search::score::MAX_PLY;
 use betacut::search::{SearchControl, SearchLimits, Searcher};
@@ -42,6 +47,58 @@ fn network() -> Arc<Network> {
     .clone()
 }
 
+/// A random network of king-bucket layout `kings` (4 buckets), each bucket its own weights.
+fn king_network(mirrored: bool) -> Arc<Network> {
+    static NETS: OnceLock<[Arc<Network>; 2]> = OnceLock::new();
+    NETS.get_or_init(|| {
+        [KingBuckets::DEFAULT, KingBuckets::DEFAULT_MIRRORED].map(|kings| {
+            let hidden = 64;
+            let mut rng = StdRng::seed_from_u64(12);
+            let fw = (0..kings.inputs() * hidden)
+                .map(|_| rng.gen_range(-250..=250))
+                .collect();
+            let fb = (0..hidden).map(|_| rng.gen_range(-400..=400)).collect();
+            let ow = (0..4 * 2 * hidden)
+                .map(|_| rng.gen_range(-MAX_OUTPUT_WEIGHT..=MAX_OUTPUT_WEIGHT))
+                .collect();
+            let ob = vec![-777, 1500, -40, 900];
+            Arc::new(
+                Network::from_bucketed_parts(hidden, kings, fw, fb, ow, ob)
+                    .unwrap_or_else(|e| panic!("{e}")),
+            )
+        })
+    })[usize::from(mirrored)]
+    .clone()
+}
+
+/// The shipped net, and the same grown into the default four king buckets.
+fn shipped_and_grown() -> (Arc<Network>, Arc<Network>) {
+    static NETS: OnceLock<(Arc<Network>, Arc<Network>)> = OnceLock::new();
+    NETS.get_or_init(|| {
+        let Ok(Some(shipped)) = embedded_network() else {
+            panic!("the build embeds a network");
+        };
+        let grown = shipped
+            .with_king_buckets(KingBuckets::DEFAULT)
+            .unwrap_or_else(|| panic!("the shipped net has one king bucket"));
+        (shipped, Arc::new(grown))
+    })
+    .clone()
+}
+
+/// The net a walk evaluates with, and the net whose evaluation from scratch it must give.
+fn nets(kind: usize) -> (Arc<Network>, Arc<Network>) {
+    match kind {
+        0 => (network(), network()),
+        1 => (king_network(false), king_network(false)),
+        2 => (king_network(true), king_network(true)),
+        _ => {
+            let (shipped, grown) = shipped_and_grown();
+            (grown, shipped)
+        }
+    }
+}
+
 /// The FENs of the three perft suites (standard, cpw, fischer).
 fn suites() -> &'static [Vec<String>; 3] {
     static SUITES: OnceLock<[Vec<String>; 3]> = OnceLock::new();
@@ -60,7 +117,8 @@ fn parse(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
-/// Checks the evaluator against a computation from scratch.
+/// Checks the evaluator against a computation from scratch (its accumulators against its own
+/// net's, its evaluation against `net`'s).
 fn check(
     evaluator: &mut Evaluator,
     net: &Network,
@@ -88,9 +146,15 @@ const _: () = assert!(NETWORK_LINE_PLIES >= MAX_PLY + 8);
 
 #[test]
 fn every_legal_move_of_every_suite_position_keeps_the_accumulators_exact() {
-    let net = network();
+    for kind in 0..4 {
+        every_legal_move_of_every_suite_position(kind);
+    }
+}
+
+fn every_legal_move_of_every_suite_position(kind: usize) {
+    let (running, net) = nets(kind);
     let mut evaluator = Evaluator::new();
-    evaluator.set_network(Some(net.clone()));
+    evaluator.set_network(Some(running));
     for fen in suites().iter().flatten() {
         let mut pos = parse(fen);
         evaluator.set_root(&pos);
@@ -115,12 +179,19 @@ fn every_legal_move_of_every_suite_position_keeps_the_accumulators_exact() {
 
 /// Plays the moves `choices` pick (a null move for some of them, when allowed) from a suite
 /// position, evaluating where `evaluate_mask` says, then takes everything back.
-fn walk(suite: usize, index: Index, choices: &[u32], evaluate_mask: u64) -> Result<(), String> {
-    let net = network();
+/// `kind` picks the nets ([`nets`]).
+fn walk(
+    kind: usize,
+    suite: usize,
+    index: Index,
+    choices: &[u32],
+    evaluate_mask: u64,
+) -> Result<(), String> {
+    let (running, net) = nets(kind);
     let fens = &suites()[suite];
     let mut pos = parse(&fens[index.index(fens.len())]);
     let mut evaluator = Evaluator::new();
-    evaluator.set_network(Some(net.clone()));
+    evaluator.set_network(Some(running));
     evaluator.set_root(&pos);
     let mut made: Vec<Move> = Vec::new();
     for (ply, &choice) in choices.iter().enumerate() {
@@ -177,7 +248,29 @@ proptest! {
         choices in prop::collection::vec(any::<u32>(), 0..=60),
         evaluate_mask in any::<u64>(),
     ) {
-        walk(suite, index, &choices, evaluate_mask).map_err(TestCaseError::fail)?;
+        walk(0, suite, index, &choices, evaluate_mask).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn king_bucketed_accumulators_equal_a_refresh(
+        mirrored in any::<bool>(),
+        suite in 0usize..3,
+        index in any::<Index>(),
+        choices in prop::collection::vec(any::<u32>(), 0..=80),
+        evaluate_mask in any::<u64>(),
+    ) {
+        let kind = 1 + usize::from(mirrored);
+        walk(kind, suite, index, &choices, evaluate_mask).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn the_grown_shipped_net_evaluates_as_the_shipped_net(
+        suite in 0usize..3,
+        index in any::<Index>(),
+        choices in prop::collection::vec(any::<u32>(), 0..=80),
+        evaluate_mask in any::<u64>(),
+    ) {
+        walk(3, suite, index, &choices, evaluate_mask).map_err(TestCaseError::fail)?;
     }
 }
 

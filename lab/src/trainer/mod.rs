@@ -19,7 +19,7 @@ pub mod sample;
 
 use crate::records::{PackedRecord, RecordError};
 use adam::Adam;
-use betacut::eval::nnue::{NetError, Network};
+use betacut::eval::nnue::{KingBuckets, NetError, Network};
 use checkpoint::Checkpoint;
 use net::{FloatNetwork, Gradients, Layout, Scratch};
 use rand::rngs::StdRng;
@@ -92,6 +92,9 @@ pub struct TrainConfig {
     pub hidden: usize,
     /// Output buckets (1..=16; the pieces on the board pick one, [`betacut::eval::nnue::output_bucket`]).
     pub output_buckets: usize,
+    /// The king-bucket layout of the inputs (a net trained from random weights; a starting
+    /// net must have this layout).
+    pub king_buckets: KingBuckets,
     /// Epoch to stop after (counted from the start of the run, resumed or not); the learning
     /// rate schedule spans these epochs.
     pub epochs: u32,
@@ -146,6 +149,7 @@ impl Default for TrainConfig {
         TrainConfig {
             hidden: 256,
             output_buckets: 1,
+            king_buckets: KingBuckets::NONE,
             epochs: 20,
             stop_after: None,
             batch: 4096,
@@ -284,9 +288,10 @@ pub fn mean_loss(
                     chunk
                         .iter()
                         .map(|&i| {
-                            f64::from(
-                                net.loss(&Sample::decode(&data[i as usize], target), &mut scratch),
-                            )
+                            f64::from(net.loss(
+                                &Sample::decode_for(&data[i as usize], target, &net.kings, false),
+                                &mut scratch,
+                            ))
                         })
                         .sum::<f64>()
                 })
@@ -303,19 +308,20 @@ pub fn mean_loss(
 /// Positions the quantisation calibrates the output bias on ([`calibration_samples`]).
 pub const CALIBRATION_POSITIONS: usize = 8192;
 
-/// Up to [`CALIBRATION_POSITIONS`] positions spread evenly over `data`.
-pub fn calibration_samples(data: &[PackedRecord]) -> Vec<Sample> {
+/// Up to [`CALIBRATION_POSITIONS`] positions spread evenly over `data`, decoded for a net of
+/// king-bucket layout `kings`.
+pub fn calibration_samples(data: &[PackedRecord], kings: &KingBuckets) -> Vec<Sample> {
     let step = data.len().div_ceil(CALIBRATION_POSITIONS).max(1);
     data.iter()
         .step_by(step)
-        .map(|r| Sample::decode(r, Target::SCORE_ONLY))
+        .map(|r| Sample::decode_for(r, Target::SCORE_ONLY, kings, false))
         .collect()
 }
 
 /// The engine's network from the trained float network, its output bias calibrated on
 /// `data` ([`FloatNetwork::quantise_calibrated`]).
 pub fn quantise(net: &FloatNetwork, data: &[PackedRecord]) -> Result<Network, TrainError> {
-    Ok(net.quantise_calibrated(&calibration_samples(data))?)
+    Ok(net.quantise_calibrated(&calibration_samples(data, &net.kings))?)
 }
 
 /// Trains on `data` from `resume` (or from random weights) until `config.epochs`, calling
@@ -361,6 +367,23 @@ pub fn train(
         )));
     }
     if let Some(c) = &resume {
+        if c.net.kings != config.king_buckets {
+            return Err(TrainError::Config(format!(
+                "the starting net has {} king bucket(s){}, the run asks for {}{}",
+                c.net.kings.count(),
+                if c.net.kings.mirrored() {
+                    ", mirrored"
+                } else {
+                    ""
+                },
+                config.king_buckets.count(),
+                if config.king_buckets.mirrored() {
+                    ", mirrored"
+                } else {
+                    ""
+                },
+            )));
+        }
         if c.net.layout.buckets != config.output_buckets || c.net.hidden() != config.hidden {
             return Err(TrainError::Config(format!(
                 "the starting net has {} hidden units and {} output bucket(s), the run asks for \
@@ -376,7 +399,12 @@ pub fn train(
     let mut state = match resume {
         Some(checkpoint) => checkpoint,
         None => {
-            let net = FloatNetwork::random(config.hidden, config.output_buckets, config.seed);
+            let net = FloatNetwork::random_bucketed(
+                config.hidden,
+                config.output_buckets,
+                config.king_buckets,
+                config.seed,
+            );
             let adam = Adam::new(net.params.len());
             Checkpoint {
                 net,
@@ -522,7 +550,8 @@ fn run_batch(
         let mut loss = 0.0f64;
         for &i in chunk {
             let record = &data[i as usize];
-            let sample = Sample::decode_mirrored(record, target, mirrored(mirror_salt, i));
+            let mirror = mirrored(mirror_salt, i);
+            let sample = Sample::decode_for(record, target, &net.kings, mirror);
             loss += f64::from(net.backward(&sample, &mut worker.scratch, &mut worker.grads));
         }
         loss

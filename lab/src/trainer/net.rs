@@ -2,12 +2,16 @@
 //! forward and backward pass for one position (sparse: only the active inputs' rows are read
 //! and written), and its quantisation into the engine's [`Network`].
 //!
-//! Parameter layout (`H` hidden units, `B` output buckets): feature weights `[768][H]` (one row
-//! per input), feature biases `[H]`, output weights `[B][2H]` (in each bucket the side to move's
-//! half first), output biases `[B]`.
+//! Parameter layout (`H` hidden units, `B` output buckets, `K` king buckets): feature weights
+//! `[K][768][H]` (one row per input, king bucket 0's first), feature biases `[H]`, output
+//! weights `[B][2H]` (in each bucket the side to move's half first), output biases `[B]`. The
+//! samples carry each perspective's inputs with their king bucket already applied
+//! ([`Sample::decode_for`]), so the passes below only see rows.
 
 use super::sample::{sigmoid, Sample};
-use betacut::eval::nnue::{output_bucket, NetError, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB};
+use betacut::eval::nnue::{
+    output_bucket, KingBuckets, NetError, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -22,19 +26,36 @@ pub struct Layout {
     pub hidden: usize,
     /// Output buckets (1..=16).
     pub buckets: usize,
+    /// King buckets (1..=32): blocks of 768 feature rows.
+    pub king_buckets: usize,
 }
 
 impl Layout {
+    /// A layout of one king bucket (the plain 768 inputs).
+    pub const fn plain(hidden: usize, buckets: usize) -> Layout {
+        Layout {
+            hidden,
+            buckets,
+            king_buckets: 1,
+        }
+    }
+
+    /// Feature rows: 768 per king bucket.
+    #[inline(always)]
+    pub const fn inputs(self) -> usize {
+        self.king_buckets * INPUTS
+    }
+
     /// Start of the feature biases (the feature weights start at 0).
     #[inline(always)]
     pub const fn feature_bias(self) -> usize {
-        INPUTS * self.hidden
+        self.inputs() * self.hidden
     }
 
     /// Start of the output weights (all buckets).
     #[inline(always)]
     pub const fn output_weights(self) -> usize {
-        (INPUTS + 1) * self.hidden
+        (self.inputs() + 1) * self.hidden
     }
 
     /// Start of `bucket`'s `2H` output weights.
@@ -55,14 +76,19 @@ impl Layout {
         self.output_bias() + self.buckets
     }
 
-    /// The layout of `hidden` units whose parameter vector has `len` values, if there is one:
-    /// `len = 769 H + B (2H + 1)` (how a checkpoint gives its bucket count).
-    pub fn from_len(hidden: usize, len: usize) -> Option<Layout> {
-        let rest = len.checked_sub((INPUTS + 1) * hidden)?;
+    /// The layout of `hidden` units and `king_buckets` king buckets whose parameter vector has
+    /// `len` values, if there is one: `len = (768 K + 1) H + B (2H + 1)` (how a checkpoint
+    /// gives its output bucket count).
+    pub fn from_len(hidden: usize, king_buckets: usize, len: usize) -> Option<Layout> {
+        let rest = len.checked_sub((king_buckets.checked_mul(INPUTS)? + 1).checked_mul(hidden)?)?;
         let per_bucket = 2 * hidden + 1;
         let buckets = rest / per_bucket;
         (rest % per_bucket == 0 && (1..=betacut::eval::nnue::MAX_OUTPUT_BUCKETS).contains(&buckets))
-            .then_some(Layout { hidden, buckets })
+            .then_some(Layout {
+                hidden,
+                buckets,
+                king_buckets,
+            })
     }
 
     /// Always false: a network has at least its output bias.
@@ -83,6 +109,8 @@ pub fn screlu(x: f32) -> f32 {
 pub struct FloatNetwork {
     /// Where each part lies in `params`.
     pub layout: Layout,
+    /// Which inputs each perspective reads (`layout.king_buckets` is its count).
+    pub kings: KingBuckets,
     /// All parameters (see the module docs).
     pub params: Vec<f32>,
 }
@@ -119,7 +147,7 @@ impl Gradients {
     pub fn new(layout: Layout) -> Gradients {
         Gradients {
             values: vec![0.0; layout.len()],
-            touched: vec![false; INPUTS],
+            touched: vec![false; layout.inputs()],
         }
     }
 
@@ -162,7 +190,21 @@ impl FloatNetwork {
     /// A network of `hidden` units and `buckets` output buckets with small random weights
     /// (seeded), zero biases.
     pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNetwork {
-        let layout = Layout { hidden, buckets };
+        FloatNetwork::random_bucketed(hidden, buckets, KingBuckets::NONE, seed)
+    }
+
+    /// [`FloatNetwork::random`] with the king-bucket layout `kings` (every bucket drawn).
+    pub fn random_bucketed(
+        hidden: usize,
+        buckets: usize,
+        kings: KingBuckets,
+        seed: u64,
+    ) -> FloatNetwork {
+        let layout = Layout {
+            hidden,
+            buckets,
+            king_buckets: kings.count(),
+        };
         let mut rng = StdRng::seed_from_u64(seed);
         let mut params = vec![0.0f32; layout.len()];
         let feature_limit = 1.0 / (INPUTS as f32).sqrt();
@@ -173,20 +215,26 @@ impl FloatNetwork {
         for w in &mut params[layout.output_weights()..layout.output_bias()] {
             *w = rng.gen_range(-output_limit..output_limit);
         }
-        FloatNetwork { layout, params }
+        FloatNetwork {
+            layout,
+            kings,
+            params,
+        }
     }
 
     /// The float network a quantised one stands for (each weight divided by its scale), so
     /// that training can go on from a shipped net; [`FloatNetwork::quantise`] gives the same
     /// integers back.
     pub fn from_network(net: &Network) -> FloatNetwork {
+        let kings = *net.king_buckets();
         let layout = Layout {
             hidden: net.hidden(),
             buckets: net.buckets(),
+            king_buckets: kings.count(),
         };
         let mut params = Vec::with_capacity(layout.len());
         let qa = QA as f32;
-        for feature in 0..INPUTS {
+        for feature in 0..layout.inputs() {
             params.extend(net.feature_row(feature).iter().map(|&w| f32::from(w) / qa));
         }
         params.extend(net.feature_bias().iter().map(|&b| f32::from(b) / qa));
@@ -200,7 +248,11 @@ impl FloatNetwork {
                 .iter()
                 .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32),
         );
-        FloatNetwork { layout, params }
+        FloatNetwork {
+            layout,
+            kings,
+            params,
+        }
     }
 
     /// This network widened to `hidden` units per perspective, computing exactly what it
@@ -212,10 +264,7 @@ impl FloatNetwork {
         if hidden <= old.hidden {
             return None;
         }
-        let layout = Layout {
-            hidden,
-            buckets: old.buckets,
-        };
+        let layout = Layout { hidden, ..old };
         let extra = hidden - old.hidden;
         let mut rng = StdRng::seed_from_u64(seed);
         let feature_limit = 1.0 / (INPUTS as f32).sqrt();
@@ -233,7 +282,11 @@ impl FloatNetwork {
         }
         params.extend_from_slice(&self.params[old.output_bias()..]);
         debug_assert_eq!(params.len(), layout.len());
-        Some(FloatNetwork { layout, params })
+        Some(FloatNetwork {
+            layout,
+            kings: self.kings,
+            params,
+        })
     }
 
     /// The output bucket of `sample`.
@@ -396,9 +449,10 @@ impl FloatNetwork {
                 bias.round().clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
             })
             .collect();
-        Network::from_parts(
+        Network::from_bucketed_parts(
             h,
-            (0..INPUTS)
+            self.kings,
+            (0..l.inputs())
                 .flat_map(|f| quantised.feature_row(f).to_vec())
                 .collect(),
             quantised.feature_bias().to_vec(),
@@ -434,8 +488,9 @@ impl FloatNetwork {
                     .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
             })
             .collect();
-        Network::from_parts(
+        Network::from_bucketed_parts(
             l.hidden,
+            self.kings,
             feature(0..l.feature_bias()),
             feature(l.feature_bias()..l.output_weights()),
             output_weights,

@@ -6,8 +6,8 @@
 //! (in centipawns) is read through the same sigmoid ([`Target`]).
 
 use crate::records::{PackedRecord, RECORD_LEN};
-use betacut::eval::nnue::features::raw_feature_index;
-use betacut::eval::nnue::{MAX_ACTIVE, SCALE};
+use betacut::eval::nnue::features::view_feature_index;
+use betacut::eval::nnue::{KingBuckets, MAX_ACTIVE, SCALE};
 
 /// The logistic function: reads a score (or the network's output) as an expected result.
 #[inline(always)]
@@ -68,12 +68,47 @@ impl Sample {
     /// seeded half of the samples mirrored doubles the positions the net sees.
     #[inline]
     pub fn decode_mirrored(record: &PackedRecord, target: Target, mirror: bool) -> Sample {
+        Sample::decode_for(record, target, &KingBuckets::NONE, mirror)
+    }
+
+    /// As [`Sample::decode_mirrored`], for a net of king-bucket layout `kings`: each
+    /// perspective's inputs are those of its own king's bucket (and side, if mirrored), found
+    /// from the king squares the record holds (after the files are flipped, if they are).
+    #[inline]
+    pub fn decode_for(
+        record: &PackedRecord,
+        target: Target,
+        kings: &KingBuckets,
+        mirror: bool,
+    ) -> Sample {
         let flip = if mirror { 7 } else { 0 };
-        let mut occupancy = u64::from_le_bytes([
+        let occupied = u64::from_le_bytes([
             record[0], record[1], record[2], record[3], record[4], record[5], record[6], record[7],
         ]);
+        let piece_at = |i: usize| usize::from((record[8 + i / 2] >> (4 * (i % 2))) & 15);
+        // Each side's king square (pieces 5 and 11), for the views.
+        let mut king = [0usize; 2];
+        if !kings.is_plain() {
+            let mut occupancy = occupied;
+            let mut i = 0;
+            while occupancy != 0 && i < MAX_ACTIVE {
+                let square = occupancy.trailing_zeros() as usize ^ flip;
+                occupancy &= occupancy - 1;
+                match piece_at(i) {
+                    5 => king[0] = square,
+                    11 => king[1] = square,
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        let mut occupancy = occupied;
         let black_to_move = record[27] == 1;
         let (stm, nstm) = if black_to_move { (1, 0) } else { (0, 1) };
+        let (view_us, view_them) = (
+            kings.raw_view(stm, king[stm]),
+            kings.raw_view(nstm, king[nstm]),
+        );
         let mut sample = Sample {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
@@ -85,9 +120,9 @@ impl Sample {
         while occupancy != 0 && i < MAX_ACTIVE {
             let square = occupancy.trailing_zeros() as usize ^ flip;
             occupancy &= occupancy - 1;
-            let piece = usize::from((record[8 + i / 2] >> (4 * (i % 2))) & 15);
-            sample.us[i] = raw_feature_index(stm, piece, square) as u16;
-            sample.them[i] = raw_feature_index(nstm, piece, square) as u16;
+            let piece = piece_at(i);
+            sample.us[i] = view_feature_index(stm, piece, square, view_us) as u16;
+            sample.them[i] = view_feature_index(nstm, piece, square, view_them) as u16;
             i += 1;
         }
         sample.count = i;

@@ -6,6 +6,7 @@ use super::net::{FloatNetwork, Gradients, Scratch};
 use super::*;
 use crate::records::{DataRecord, GameResult};
 use betacut::board::Position;
+use betacut::eval::nnue::KingBuckets;
 use betacut::eval::{evaluate, PawnCache};
 use betacut::search::bench::BENCH_FENS;
 use rand::Rng;
@@ -52,6 +53,7 @@ fn config(hidden: usize, epochs: u32) -> TrainConfig {
     TrainConfig {
         hidden,
         output_buckets: 1,
+        king_buckets: KingBuckets::NONE,
         epochs,
         batch: 256,
         lr: 0.005,
@@ -623,4 +625,161 @@ fn a_widened_net_computes_what_the_narrow_one_did_and_training_wakes_its_new_uni
     assert!(last < start, "after 2 epochs {last}, at the start {start}");
     let new_output = &state.net.params[l.bucket_weights(0) + 32..l.bucket_weights(0) + 64];
     assert!(new_output.iter().any(|&w| w != 0.0));
+}
+
+#[test]
+fn king_bucketed_samples_have_the_engines_inputs() {
+    use betacut::board::Color;
+    use betacut::eval::nnue::features::active_bucketed_features;
+    use betacut::eval::nnue::MAX_ACTIVE;
+    let data = fixture(300, 15);
+    let mut buckets_seen = [false; 4];
+    for kings in [KingBuckets::DEFAULT, KingBuckets::DEFAULT_MIRRORED] {
+        for record in &data {
+            let pos = DataRecord::from_bytes(record)
+                .ok()
+                .and_then(|d| Position::from_fen(&d.to_fen()).ok())
+                .unwrap_or_else(|| panic!("a fixture record decodes"));
+            let sample = Sample::decode_for(record, Target::SCORE_ONLY, &kings, false);
+            let mut expected = [0u16; MAX_ACTIVE];
+            let us = pos.side_to_move();
+            let n = active_bucketed_features(&pos, us, &kings, &mut expected);
+            assert_eq!(sample.us(), &expected[..n], "{}", pos.to_fen());
+            let n = active_bucketed_features(&pos, !us, &kings, &mut expected);
+            assert_eq!(sample.them(), &expected[..n], "{}", pos.to_fen());
+            if !kings.mirrored() {
+                buckets_seen[usize::from(kings.view_of(&pos, Color::White) >> 3)] = true;
+            }
+        }
+    }
+    // Random games take the kings into more than one bucket.
+    assert!(buckets_seen.iter().filter(|&&b| b).count() >= 2);
+}
+
+#[test]
+fn the_grown_shipped_net_computes_exactly_what_it_did_in_floating_point() {
+    let Ok(Some(shipped)) = betacut::eval::nnue::embedded::embedded_network() else {
+        panic!("the build embeds a network");
+    };
+    let grown = shipped
+        .with_king_buckets(KingBuckets::DEFAULT)
+        .unwrap_or_else(|| panic!("the shipped net has one king bucket"));
+    let (old, new) = (
+        FloatNetwork::from_network(&shipped),
+        FloatNetwork::from_network(&grown),
+    );
+    assert_eq!(new.layout.king_buckets, 4);
+    assert_eq!(new.layout.len(), old.layout.len() + 3 * 768 * old.hidden());
+    let mut scratch = Scratch::new(old.hidden());
+    let data = fixture(400, 16);
+    let positions = BENCH_FENS
+        .iter()
+        .filter_map(|f| Position::from_fen(f).ok())
+        .map(|pos| DataRecord::from_position(&pos, 0, GameResult::Draw).to_bytes());
+    for record in positions.chain(data) {
+        let a = old.forward(&Sample::decode(&record, Target::SCORE_ONLY), &mut scratch);
+        let sample = Sample::decode_for(&record, Target::SCORE_ONLY, &new.kings, false);
+        let b = new.forward(&sample, &mut scratch);
+        assert_eq!(a.to_bits(), b.to_bits(), "{a} against {b}");
+    }
+    // Quantised again, it is the grown net, integer for integer.
+    assert_eq!(new.quantise().unwrap_or_else(|e| panic!("{e}")), grown);
+}
+
+#[test]
+fn king_buckets_get_their_own_gradients_and_training_tells_them_apart() {
+    let data = fixture(3000, 17);
+    let plain = config(32, 1);
+    let first = train(&data, &plain, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let grown = first
+        .net
+        .quantise()
+        .ok()
+        .and_then(|n| n.with_king_buckets(KingBuckets::DEFAULT))
+        .unwrap_or_else(|| panic!("a plain net grows"));
+    let bucketed = TrainConfig {
+        king_buckets: KingBuckets::DEFAULT,
+        ..config(32, 2)
+    };
+    // Gradients: a sample's rows are those of its kings' buckets, checked against finite
+    // differences on one of them.
+    let net = FloatNetwork::from_network(&grown);
+    let l = net.layout;
+    let target = bucketed.target();
+    let samples: Vec<Sample> = data[..40]
+        .iter()
+        .map(|r| Sample::decode_for(r, target, &net.kings, false))
+        .collect();
+    let mut scratch = Scratch::new(32);
+    let mut grads = Gradients::new(l);
+    for s in &samples {
+        net.backward(s, &mut scratch, &mut grads);
+    }
+    let row = usize::from(samples[0].us()[2]);
+    let index = row * 32 + 3;
+    let total_loss = |net: &FloatNetwork, scratch: &mut Scratch| -> f64 {
+        samples
+            .iter()
+            .map(|s| f64::from(net.loss(s, scratch)))
+            .sum()
+    };
+    let eps = 1e-3f32;
+    let (mut plus, mut minus) = (net.clone(), net.clone());
+    plus.params[index] += eps;
+    minus.params[index] -= eps;
+    let numeric = (total_loss(&plus, &mut scratch) - total_loss(&minus, &mut scratch))
+        / (2.0 * f64::from(eps));
+    let analytic = f64::from(grads.values[index]);
+    assert!(
+        analytic != 0.0 && (numeric - analytic).abs() <= 1e-4 + 0.05 * analytic.abs(),
+        "numeric {numeric}, analytic {analytic}"
+    );
+    // Over all the positions, the gradient reaches more than one bucket's rows.
+    let mut grads = Gradients::new(l);
+    for record in &data {
+        let sample = Sample::decode_for(record, target, &net.kings, false);
+        net.backward(&sample, &mut scratch, &mut grads);
+    }
+    let touched_buckets: Vec<bool> = (0..4)
+        .map(|b| grads.touched[b * 768..(b + 1) * 768].iter().any(|&t| t))
+        .collect();
+    assert!(touched_buckets.iter().filter(|&&t| t).count() >= 2);
+    // A run from the grown net starts at the plain net's loss (the same outputs), lowers it,
+    // and the buckets' weights then differ.
+    let mut start = None;
+    let mut last = None;
+    let state = train(
+        &data,
+        &bucketed,
+        Some(Checkpoint::from_net(&grown)),
+        &mut |p| match p {
+            Progress::Start { validation_loss } => start = Some(*validation_loss),
+            Progress::Epoch(report) => last = report.validation_loss,
+            Progress::Batch { .. } => {}
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (start, last) = (start.unwrap_or(f64::NAN), last.unwrap_or(f64::NAN));
+    let (_, validation) = split(&data, &plain);
+    let plain_loss = mean_loss(
+        &FloatNetwork::from_network(&first.net.quantise().unwrap_or_else(|e| panic!("{e}"))),
+        &data,
+        &validation,
+        plain.target(),
+        1,
+    );
+    assert_eq!(start.to_bits(), plain_loss.to_bits());
+    assert!(last < start, "after 2 epochs {last}, at the start {start}");
+    let h = l.hidden;
+    let bucket_rows = |b: usize| &state.net.params[b * 768 * h..(b + 1) * 768 * h];
+    assert_ne!(bucket_rows(0), bucket_rows(1));
+    // The checkpoint carries the layout, the net file too.
+    let bytes = state.to_bytes();
+    let back = Checkpoint::from_bytes(std::path::Path::new("kb.ckpt"), &bytes)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.net.kings, KingBuckets::DEFAULT);
+    let quantised = quantise(&state.net, &data).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(quantised.king_buckets(), &KingBuckets::DEFAULT);
+    // A run whose layout differs from its starting net's is refused.
+    assert!(train(&data, &plain, Some(back), &mut |_| {}).is_err());
 }

@@ -51,6 +51,8 @@ fn every_command_refuses_unknown_flags_missing_values_and_bad_numbers() {
     );
     refused(&["train", "a.bin", "--out"], "--out", "train");
     refused(&["train", "--out", "n.nnue"], "<data files...>", "train");
+    refused(&["grow", "n.bin", "--out"], "--out", "grow");
+    refused(&["grow", "n.bin", "--kings", "4"], "--kings", "grow");
 }
 
 #[test]
@@ -59,7 +61,8 @@ fn help_shows_each_command_with_its_flags_and_good_lines_run() {
         ("datagen", "--soft-nodes N"),
         ("datagen-text", "--limit N"),
         ("tune", "--l2 X"),
-        ("train", "--min-ply N"),
+        ("train", "--king-buckets SPEC"),
+        ("grow", "--king-mirror"),
     ] {
         for args in [vec!["help", command], vec![command, "--help"]] {
             let out = lab(&args);

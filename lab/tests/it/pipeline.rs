@@ -192,3 +192,119 @@ fn the_command_line_runs_the_pipeline_and_refuses_bad_input() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
+
+/// The validation loss a `train` run printed for `epoch` (0: the `--init` net's).
+fn validation_loss(stderr: &str, epoch: u32) -> f64 {
+    stderr
+        .lines()
+        .find(|l| l.starts_with(&format!("epoch {epoch}/")) && l.contains("validation loss "))
+        .and_then(|l| l.split("validation loss ").nth(1))
+        .and_then(|rest| rest.split([' ', ',']).next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no validation loss of epoch {epoch} in {stderr}"))
+}
+
+#[test]
+fn a_net_grown_into_king_buckets_evaluates_as_before_and_trains_on() {
+    let dir = scratch_dir("king_buckets");
+    let data = dir.join("data.bin");
+    let path = |p: &Path| p.display().to_string();
+    let run = |args: &[&str]| {
+        let out = lab(args);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (code, text) = run(&[
+        "datagen",
+        &path(&data),
+        "--games",
+        "12",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--seed",
+        "8",
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    let data_path = path(&data);
+    let plain = dir.join("plain.bin");
+    let common = ["--hidden", "32", "--batch", "64", "--threads", "2"];
+    let mut args = vec!["train", &data_path];
+    let plain_path = path(&plain);
+    args.extend(["--out", &plain_path, "--epochs", "1", "--validation", "200"]);
+    args.extend(common);
+    let (code, text) = run(&args);
+    assert_eq!(code, Some(0), "{text}");
+
+    // Grown without training: the same evaluation everywhere, in a version-3 file.
+    let grown = dir.join("grown.bin");
+    let (code, text) = run(&[
+        "grow",
+        &plain_path,
+        "--king-buckets",
+        "4",
+        "--out",
+        &path(&grown),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("4 king bucket(s)"), "{text}");
+    let bytes = std::fs::read(&grown).unwrap_or_default();
+    assert_eq!(bytes.get(4..6), Some(3u16.to_le_bytes().as_slice()));
+    let (plain_net, grown_net) = (
+        Network::load(&plain).unwrap_or_else(|e| panic!("{e}")),
+        Network::load(&grown).unwrap_or_else(|e| panic!("{e}")),
+    );
+    let records = std::fs::read(&data).unwrap_or_default();
+    let records = parse_records(&data, &records).unwrap_or_else(|e| panic!("{e}"));
+    for record in &records {
+        let record =
+            betacut_lab::records::DataRecord::from_bytes(record).unwrap_or_else(|e| panic!("{e}"));
+        let pos = Position::from_fen(&record.to_fen()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(grown_net.evaluate(&pos), plain_net.evaluate(&pos));
+    }
+    // Growing twice, or by a bad map, is refused with the reason.
+    let (code, text) = run(&["grow", &path(&grown), "--king-buckets", "4", "--out", "x"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("already has 4 king bucket(s)"), "{text}");
+    let (code, text) = run(&["grow", &plain_path, "--king-buckets", "0,1,2", "--out", "x"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("64 bucket numbers"), "{text}");
+
+    // Trained on from the plain net, grown on the way in: it starts at the plain net's loss,
+    // lowers it, and the engine searches with what it writes.
+    let trained = dir.join("trained.bin");
+    let checkpoints = dir.join("checkpoints");
+    let trained_path = path(&trained);
+    let checkpoint_path = path(&checkpoints);
+    let mut args = vec!["train", &data_path];
+    args.extend(["--out", &trained_path, "--init", &plain_path]);
+    args.extend(["--king-buckets", "4", "--epochs", "3", "--lr", "0.005"]);
+    args.extend(["--validation", "200", "--checkpoint", &checkpoint_path]);
+    args.extend(common);
+    let (code, text) = run(&args);
+    assert_eq!(code, Some(0), "{text}");
+    let (start, end) = (validation_loss(&text, 0), validation_loss(&text, 3));
+    assert!(end < start, "validation loss {start} -> {end}: {text}");
+    let bytes = std::fs::read(&trained).unwrap_or_default();
+    assert_eq!(bytes.get(4..6), Some(3u16.to_le_bytes().as_slice()));
+    let net = Arc::new(Network::load(&trained).unwrap_or_else(|e| panic!("{e}")));
+    assert_eq!(net.king_buckets().count(), 4);
+    let summary = betacut::search::bench::run_bench(4, Some(&net), |_| {});
+    assert!(summary.nodes > 0);
+    // Its checkpoint resumes only with its own layout.
+    let epoch3 = path(&checkpoints.join("epoch-3.ckpt"));
+    let mut args = vec!["train", &data_path];
+    args.extend(["--out", "x.bin", "--resume", &epoch3, "--epochs", "3"]);
+    args.extend(["--king-buckets", "4", "--king-mirror"]);
+    let (code, text) = run(&args);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("the checkpoint of --resume has 4 king bucket(s)"),
+        "{text}"
+    );
+}

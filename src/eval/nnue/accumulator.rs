@@ -7,13 +7,22 @@
 //! evaluated (cut off by the table, or pruned first) cost nothing. Taking a move back pops a
 //! ply. Past the capacity, positions are evaluated from scratch in a spare buffer, so a line
 //! of any length works without allocating.
+//!
+//! With king buckets or mirroring ([`KingBuckets`]) each ply also knows how each perspective
+//! sees its board (its view: the own king's bucket and side, followed from the king moves among
+//! the changes). A perspective whose view changed reads other inputs altogether, so it is
+//! computed from the board instead of updated; the two perspectives are brought up to date
+//! separately, and only the one whose king moved pays. It pays little: the stack keeps, for
+//! each perspective and view, the last accumulator it computed from a board and that board's
+//! pieces (`RefreshCache`, the "finny table" of other engines), and a refresh starts from it,
+//! adding and removing only the pieces that differ.
 
 use super::aligned::AlignedI16;
-use super::features::feature_index;
+use super::features::{is_king, raw_feature_index, view_feature_index, KingBuckets};
 use super::forward;
 use super::network::Network;
 use super::simd::SimdLevel;
-use crate::board::{BoardChanges, Color, Position};
+use crate::board::{BoardChanges, Color, PieceKind, Position};
 
 /// Running accumulators along a search line.
 #[derive(Clone, Debug)]
@@ -26,21 +35,118 @@ pub struct AccumulatorStack {
     values: AlignedI16,
     /// What the move into each ply changed (ply 0, the root, has none).
     changes: Box<[BoardChanges]>,
-    /// Whether each ply's accumulators are up to date.
-    computed: Box<[bool]>,
+    /// Whether each ply's accumulators are up to date, per perspective (White's first).
+    computed: Box<[[bool; 2]]>,
+    /// How each perspective sees each ply's board ([`KingBuckets::view`]; always 0 for a
+    /// plain net).
+    views: Box<[[u8; 2]]>,
+    /// The king-bucket layout of the net of the last root.
+    kings: KingBuckets,
     /// The ply of the position on the board.
     top: usize,
     /// Plies made beyond the capacity.
     overflow: usize,
     /// Both perspectives of a position beyond the capacity, computed from scratch.
     spare: AlignedI16,
+    /// Where refreshes start from.
+    cache: RefreshCache,
+}
+
+/// For each perspective and view ([`KingBuckets::view`]), the last accumulator computed from a
+/// board and the pieces of that board: a refresh in that view starts from it and adds and
+/// removes the pieces that differ, usually a few, instead of all of them. An entry holds the
+/// feature biases and an empty board until first used; [`AccumulatorStack::set_root`] resets
+/// every entry (the net may have changed).
+#[derive(Clone, Debug)]
+struct RefreshCache {
+    /// Views per perspective: two per king bucket (unmirrored and mirrored).
+    slots: usize,
+    /// `[perspective][slot][unit]`.
+    values: AlignedI16,
+    /// `[perspective][slot]`: the squares of each of the 12 pieces (White's pawn first) that
+    /// the entry's accumulator holds.
+    boards: Box<[[u64; 12]]>,
+}
+
+impl RefreshCache {
+    /// The slot of `view`: the bucket twice, plus one if mirrored.
+    #[inline(always)]
+    fn slot(view: u8) -> usize {
+        usize::from(view >> 3) * 2 + usize::from(view & 1)
+    }
+
+    /// Every entry back to the biases of `net` and an empty board, the cache sized for it
+    /// (allocating only when its shape changed).
+    fn reset(&mut self, net: &Network) {
+        let h = net.hidden();
+        let slots = 2 * net.king_buckets().count();
+        if self.slots != slots || self.values.len() != 2 * slots * h {
+            self.slots = slots;
+            self.values = AlignedI16::zeroed(2 * slots * h);
+            self.boards = vec![[0; 12]; 2 * slots].into_boxed_slice();
+        }
+        for entry in self.values.chunks_exact_mut(h) {
+            entry.copy_from_slice(net.feature_bias());
+        }
+        self.boards.fill([0; 12]);
+    }
+
+    /// `perspective`'s accumulator of `pos` in view `view` (that of `pos`) into `out`, from the
+    /// entry of that view, which then holds `pos`.
+    #[inline(always)]
+    fn refresh(
+        &mut self,
+        net: &Network,
+        pos: &Position,
+        perspective: Color,
+        view: u8,
+        out: &mut [i16],
+    ) {
+        let h = net.hidden();
+        if self.values.len() != 2 * 2 * net.king_buckets().count() * h {
+            self.reset(net);
+        }
+        let p = perspective.index();
+        let index = p * self.slots + RefreshCache::slot(view);
+        let entry = &mut self.values[index * h..(index + 1) * h];
+        let boards = &mut self.boards[index];
+        for (piece, held) in boards.iter_mut().enumerate() {
+            let color = if piece < 6 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let now = pos.pieces_of(color, PieceKind::from_index(piece % 6)).0;
+            let (added, removed) = (now & !*held, *held & !now);
+            *held = now;
+            let row =
+                |square: u32| net.feature_row(view_feature_index(p, piece, square as usize, view));
+            let mut bits = added;
+            while bits != 0 {
+                for (a, &w) in entry.iter_mut().zip(row(bits.trailing_zeros())) {
+                    *a = a.wrapping_add(w);
+                }
+                bits &= bits - 1;
+            }
+            let mut bits = removed;
+            while bits != 0 {
+                for (a, &w) in entry.iter_mut().zip(row(bits.trailing_zeros())) {
+                    *a = a.wrapping_sub(w);
+                }
+                bits &= bits - 1;
+            }
+        }
+        out.copy_from_slice(entry);
+    }
 }
 
 /// Removed and added inputs of one move in one perspective, at most three of each, packed
 /// ten bits an input into integers: the whole delta lives in registers (arrays indexed by a
-/// running count went through memory, and each read of them waited on a store).
+/// running count went through memory, and each read of them waited on a store). The inputs are
+/// those of one king bucket, whose first row is `base`.
 #[derive(Clone, Copy, Default)]
 struct Delta {
+    base: usize,
     added: u32,
     removed: u32,
     adds: u32,
@@ -55,15 +161,22 @@ const INPUT_BITS: u32 = 10;
 const _: () = assert!(super::INPUTS <= 1 << INPUT_BITS);
 
 impl Delta {
+    /// The inputs `changes` removes and adds for `perspective`, whose view (the same before
+    /// and after them) is `view`.
     #[inline(always)]
-    fn of(changes: &BoardChanges, perspective: Color) -> Delta {
-        let mut delta = Delta::default();
+    fn of(changes: &BoardChanges, perspective: Color, view: u8) -> Delta {
+        let mut delta = Delta {
+            base: usize::from(view >> 3) * super::INPUTS,
+            ..Delta::default()
+        };
+        let (p, flip) = (perspective.index(), usize::from(view & 7));
         for change in changes.iter() {
+            let piece = change.piece.index();
             if let Some(from) = change.from {
-                delta.remove(feature_index(perspective, change.piece, from));
+                delta.remove(raw_feature_index(p, piece, from.index() ^ flip));
             }
             if let Some(to) = change.to {
-                delta.add(feature_index(perspective, change.piece, to));
+                delta.add(raw_feature_index(p, piece, to.index() ^ flip));
             }
         }
         delta
@@ -117,10 +230,17 @@ impl AccumulatorStack {
             },
             values: AlignedI16::zeroed(plies * 2 * hidden),
             changes: vec![BoardChanges::NONE; plies].into_boxed_slice(),
-            computed: vec![false; plies].into_boxed_slice(),
+            computed: vec![[false; 2]; plies].into_boxed_slice(),
+            views: vec![[0; 2]; plies].into_boxed_slice(),
+            kings: KingBuckets::NONE,
             top: 0,
             overflow: 0,
             spare: AlignedI16::zeroed(2 * hidden),
+            cache: RefreshCache {
+                slots: 0,
+                values: AlignedI16::zeroed(0),
+                boards: Box::new([]),
+            },
         }
     }
 
@@ -139,6 +259,7 @@ impl AccumulatorStack {
         self.top = 0;
         self.overflow = 0;
         self.changes[0] = BoardChanges::NONE;
+        self.cache.reset(net);
         self.refresh_slot(net, pos, 0);
     }
 
@@ -146,12 +267,30 @@ impl AccumulatorStack {
     #[inline]
     pub fn push(&mut self, changes: &BoardChanges) {
         if self.top + 1 < self.capacity() && self.overflow == 0 {
+            // A plain net's views are all 0 and never read: no work on its path.
+            if !self.kings.is_plain() {
+                self.views[self.top + 1] = self.next_views(changes);
+            }
             self.top += 1;
             self.changes[self.top] = *changes;
-            self.computed[self.top] = false;
+            self.computed[self.top] = [false; 2];
         } else {
             self.overflow += 1;
         }
+    }
+
+    /// The views after the move of `changes` from the position on the board: those of the
+    /// side whose king moved follow it.
+    #[inline(never)]
+    fn next_views(&self, changes: &BoardChanges) -> [u8; 2] {
+        let mut views = self.views[self.top];
+        for change in changes.iter() {
+            if let (true, Some(to)) = (is_king(change.piece), change.to) {
+                let color = change.piece.color;
+                views[color.index()] = self.kings.view(color, to);
+            }
+        }
+        views
     }
 
     /// The last move was taken back.
@@ -212,17 +351,41 @@ impl AccumulatorStack {
             net.refresh(pos, Color::Black, black);
             return (white, black);
         }
-        let mut base = self.top;
-        while base > 0 && !self.computed[base] {
-            base -= 1;
-        }
-        if self.computed[base] {
-            for ply in base + 1..=self.top {
-                self.update_slot::<P>(net, ply);
+        if self.kings.is_plain() {
+            // One view for ever: both perspectives are computed together, from the nearest
+            // ply below that is up to date, one fused pass per ply.
+            let mut base = self.top;
+            while base > 0 && !self.computed[base][0] {
+                base -= 1;
             }
-        } else {
-            // Nothing below is known (no root was set): start from the board.
-            self.refresh_slot(net, pos, self.top);
+            if self.computed[base][0] {
+                for ply in base + 1..=self.top {
+                    self.update_plain_slot::<P>(net, ply);
+                }
+            } else {
+                // Nothing below is known (no root was set): start from the board.
+                self.refresh_slot(net, pos, self.top);
+            }
+            let slot = &self.values[self.top * 2 * h..(self.top + 1) * 2 * h];
+            return slot.split_at(h);
+        }
+        for perspective in Color::ALL {
+            let p = perspective.index();
+            // Down to the nearest ply that is up to date, through plies of the same view.
+            let view = self.views[self.top][p];
+            let mut base = self.top;
+            while base > 0 && !self.computed[base][p] && self.views[base - 1][p] == view {
+                base -= 1;
+            }
+            if self.computed[base][p] {
+                for ply in base + 1..=self.top {
+                    self.update_slot::<P>(net, ply, perspective);
+                }
+            } else {
+                // The king changed bucket or side on the way (or no root was set): from the
+                // board.
+                self.refresh_perspective(net, pos, self.top, perspective);
+            }
         }
         let slot = &self.values[self.top * 2 * h..(self.top + 1) * 2 * h];
         slot.split_at(h)
@@ -239,17 +402,39 @@ impl AccumulatorStack {
     }
 
     fn refresh_slot(&mut self, net: &Network, pos: &Position, ply: usize) {
-        let h = self.hidden;
-        let slot = &mut self.values[ply * 2 * h..(ply + 1) * 2 * h];
-        let (white, black) = slot.split_at_mut(h);
-        net.refresh(pos, Color::White, white);
-        net.refresh(pos, Color::Black, black);
-        self.computed[ply] = true;
+        for perspective in Color::ALL {
+            self.refresh_perspective(net, pos, ply, perspective);
+        }
     }
 
-    /// Computes ply `ply` from ply `ply - 1`, which is up to date.
+    /// Computes `perspective`'s accumulator of ply `ply`, whose board is `pos`, from the
+    /// refresh cache. Inlined, so that its loops are compiled for the caller's vector
+    /// instructions (AVX2 halves its instructions against the build's baseline).
     #[inline(always)]
-    fn update_slot<P: Path>(&mut self, net: &Network, ply: usize) {
+    fn refresh_perspective(
+        &mut self,
+        net: &Network,
+        pos: &Position,
+        ply: usize,
+        perspective: Color,
+    ) {
+        let h = self.hidden;
+        let p = perspective.index();
+        let offset = (ply * 2 + p) * h;
+        // The plies made after this one follow the view from here (a stack used without a
+        // root learns the net's layout here).
+        self.kings = *net.king_buckets();
+        let view = self.kings.view_of(pos, perspective);
+        let out = &mut self.values[offset..offset + h];
+        self.cache.refresh(net, pos, perspective, view, out);
+        self.computed[ply][p] = true;
+        self.views[ply][p] = view;
+    }
+
+    /// Computes both accumulators of ply `ply` from ply `ply - 1`, which is up to date, for a
+    /// net of the plain layout (every view 0).
+    #[inline(always)]
+    fn update_plain_slot<P: Path>(&mut self, net: &Network, ply: usize) {
         let h = self.hidden;
         let changes = &self.changes[ply];
         let (below, rest) = self.values.split_at_mut(ply * 2 * h);
@@ -258,9 +443,25 @@ impl AccumulatorStack {
             let offset = perspective.index() * h;
             let src = &previous[offset..offset + h];
             let dst = &mut rest[offset..offset + h];
-            P::apply(net, &Delta::of(changes, perspective), src, dst);
+            P::apply(net, &Delta::of(changes, perspective, 0), src, dst);
         }
-        self.computed[ply] = true;
+        self.computed[ply] = [true; 2];
+    }
+
+    /// Computes `perspective`'s accumulator of ply `ply` from ply `ply - 1`, which is up to
+    /// date and has the same view.
+    #[inline(always)]
+    fn update_slot<P: Path>(&mut self, net: &Network, ply: usize, perspective: Color) {
+        let h = self.hidden;
+        let p = perspective.index();
+        let delta = Delta::of(&self.changes[ply], perspective, self.views[ply][p]);
+        let (below, rest) = self.values.split_at_mut(ply * 2 * h);
+        let offset = p * h;
+        let start = (ply - 1) * 2 * h + offset;
+        let src = &below[start..start + h];
+        let dst = &mut rest[offset..offset + h];
+        P::apply(net, &delta, src, dst);
+        self.computed[ply][p] = true;
     }
 }
 
@@ -430,7 +631,7 @@ mod x86 {
 /// The update's loops, for whatever vector width the caller is compiled for.
 #[inline(always)]
 fn apply_rows(net: &Network, delta: &Delta, src: &[i16], dst: &mut [i16]) {
-    let row = |i: usize| net.feature_row(i);
+    let row = |i: usize| net.feature_row(delta.base + i);
     match (delta.adds, delta.removes) {
         // A quiet move or a promotion without capture: one in, one out.
         (1, 1) => {
@@ -491,7 +692,7 @@ fn apply_on(_level: SimdLevel, net: &Network, delta: &Delta, src: &[i16], dst: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::tests::random_network;
+    use crate::eval::nnue::network::tests::{random_king_network, random_network};
     #[cfg(target_arch = "x86_64")]
     use x86::apply_on;
 
@@ -528,6 +729,89 @@ mod tests {
             stack.pop();
             assert!(stack.matches_refresh(&net, &pos));
             assert_eq!(stack.evaluate(&net, &pos), net.evaluate(&pos));
+        }
+    }
+
+    /// Plays `line` from `fen` on a stack of `capacity` plies on every vector path, checking
+    /// the running accumulators and the evaluation against a refresh every other ply, at the
+    /// end, after a null move and on the way back.
+    fn follow_line(net: &Network, fen: &str, line: &[&str], capacity: usize) {
+        for level in SimdLevel::supported() {
+            let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
+            let mut stack = AccumulatorStack::with_simd(net.hidden(), capacity, level);
+            stack.set_root(net, &pos);
+            let mut made = Vec::new();
+            for &text in line {
+                let mv = pos
+                    .parse_move(text)
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+                pos.make_move(mv);
+                stack.push(pos.last_changes());
+                made.push(mv);
+                if made.len() % 2 == 0 {
+                    assert_eq!(stack.evaluate(net, &pos), net.evaluate(&pos), "{text}");
+                    assert!(stack.matches_refresh(net, &pos), "{level:?} after {text}");
+                }
+            }
+            assert!(stack.matches_refresh(net, &pos), "at the end of {line:?}");
+            pos.make_null();
+            stack.push(pos.last_changes());
+            assert!(stack.matches_refresh(net, &pos));
+            pos.unmake_null();
+            stack.pop();
+            while let Some(mv) = made.pop() {
+                pos.unmake_move(mv);
+                stack.pop();
+                assert_eq!(stack.evaluate(net, &pos), net.evaluate(&pos));
+                assert!(stack.matches_refresh(net, &pos), "{level:?} back at {mv:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn king_buckets_follow_kings_across_buckets_and_wings() {
+        for kings in [KingBuckets::DEFAULT, KingBuckets::DEFAULT_MIRRORED] {
+            let net = random_king_network(64, kings, 21);
+            // Both kings walk up the board and across the d/e files and back; castling both
+            // ways changes the bucket of the side that castles.
+            let fen = "r3k2r/7p/8/8/8/8/7P/R3K2R w KQkq - 0 1";
+            let walk = [
+                "e1d2", "e8f7", "d2e3", "f7g6", "e3d4", "g6h5", "d4e5", "h5g4", "e5f6", "a8a1",
+                "f6g7", "g4f3", "g7h8", "f3e2", "h8g8", "e2d2", "g8f8", "d2c2",
+            ];
+            follow_line(&net, fen, &walk, 64);
+            follow_line(&net, fen, &["e1g1", "e8c8", "g1h1", "c8b8", "h1g2"], 64);
+            follow_line(
+                &net,
+                fen,
+                &["e1c1", "e8g8", "c1b1", "g8h8", "b1c2", "h8g8"],
+                64,
+            );
+            // Past the capacity, and a line evaluated only at its end.
+            follow_line(&net, fen, &walk, 5);
+            let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
+            let mut stack = AccumulatorStack::new(net.hidden(), 64);
+            stack.set_root(&net, &pos);
+            for text in walk {
+                let mv = pos.parse_move(text).unwrap_or_else(|e| panic!("{e}"));
+                pos.make_move(mv);
+                stack.push(pos.last_changes());
+            }
+            assert!(stack.matches_refresh(&net, &pos));
+            // Another net of the same shape on the same stack: its root resets the refresh
+            // cache, whose entries held the first net's sums.
+            let other = random_king_network(64, kings, 22);
+            let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
+            stack.set_root(&other, &pos);
+            for text in ["e1d2", "e8d7", "d2e3", "d7e6"] {
+                let mv = pos.parse_move(text).unwrap_or_else(|e| panic!("{e}"));
+                pos.make_move(mv);
+                stack.push(pos.last_changes());
+                assert!(stack.matches_refresh(&other, &pos), "{text}");
+            }
+            // A stack without a root sizes its cache on the first evaluation.
+            let mut fresh = AccumulatorStack::new(net.hidden(), 8);
+            assert_eq!(fresh.evaluate(&net, &pos), net.evaluate(&pos));
         }
     }
 

@@ -22,6 +22,7 @@ pub mod network;
 pub mod simd;
 
 pub use accumulator::AccumulatorStack;
+pub use features::KingBuckets;
 pub use network::{NetError, Network};
 pub use simd::SimdLevel;
 

@@ -5,29 +5,37 @@
 //! | bytes  | field                                                                    |
 //! | ------ | ------------------------------------------------------------------------ |
 //! | 0..4   | magic `BCNN`                                                             |
-//! | 4..6   | format version, 1 or 2                                                   |
+//! | 4..6   | format version, 1, 2 or 3                                                |
 //! | 6..8   | input set: 1 = 768 inputs per perspective ([`super::features`])          |
 //! | 8..12  | version 1: hidden size `H` (a multiple of 32, at most 4096), u32         |
 //! | 8..10  | version 2: hidden size `H`, u16                                          |
-//! | 10..12 | version 2: output buckets `B` (1..=16, [`super::output_bucket`])         |
+//! | 10..12 | versions 2, 3: output buckets `B` (1..=16, [`super::output_bucket`])     |
 //! | 12..14 | QA (255), the scale of the feature weights and biases                    |
 //! | 14..16 | QB (64), the scale of the output weights                                 |
 //! | 16..18 | output scale (400): the output times this is centipawns                  |
 //! | 18..20 | activation: 1 = SCReLU                                                   |
-//! | 20..24 | payload length in bytes: `2 * (768 * H + H + B * 2 * H) + 4 * B`         |
+//! | 20..24 | payload length in bytes: `2 * (768 * K * H + H + B * 2 * H) + 4 * B`,    |
+//! |        | plus 68 in version 3 (`K` = 1 before version 3)                          |
 //! | 24..32 | FNV-1a 64-bit hash of the payload                                        |
 //!
-//! Payload: feature weights `i16[768][H]` (one row of `H` per input), feature biases `i16[H]`,
-//! output weights `i16[B][2 * H]` (in each bucket the side to move's half first), output biases
-//! `i32[B]`. Version 1 is version 2 with one bucket; a net of one bucket is written as version 1,
-//! so older builds still read it.
+//! Version 3 (king buckets, [`super::features::KingBuckets`]) starts its payload with the
+//! layout, so that the hash covers it: king buckets `K` (u16, 1..=32), flags (u16: bit 0 =
+//! mirrored, the others 0), then 64 bytes, the bucket of each own king square (a1 first, from
+//! the own side; below `K`, and alike for a square and its mirror image when mirrored).
+//!
+//! Payload (after version 3's layout): feature weights `i16[K][768][H]` (one row of `H` per
+//! input, the buckets one after the other), feature biases `i16[H]`, output weights
+//! `i16[B][2 * H]` (in each bucket the side to move's half first), output biases `i32[B]`.
+//! Version 1 is version 2 with one output bucket, version 2 is version 3 with one king bucket
+//! and no mirroring. A net is written in the lowest version that holds it (one output bucket
+//! and one king bucket: version 1), so older builds still read it.
 //!
 //! Parsing checks every field, the length and the hash, and that the weights keep the integer
 //! arithmetic exact: the output weights within +-127 and no accumulator able to leave `i16`
 //! with 32 pieces on the board. A bad file gives a [`NetError`], never a panic.
 
 use super::aligned::AlignedI16;
-use super::features::feature_index;
+use super::features::{view_feature_index, KingBucketError, KingBuckets, MAX_KING_BUCKETS};
 use super::forward::screlu_dot_pair;
 use super::{output_bucket, HIDDEN_MULTIPLE, INPUTS, MAX_ACTIVE, MAX_EVAL, MAX_HIDDEN};
 use super::{MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
@@ -41,7 +49,13 @@ pub const MAGIC: [u8; 4] = *b"BCNN";
 pub const VERSION: u16 = 1;
 /// Format version of a net with output buckets (read and written when there are two or more).
 pub const VERSION_BUCKETS: u16 = 2;
-/// Input set 1: 768 inputs per perspective.
+/// Format version of a net with king buckets or mirroring (read and written when it has them).
+pub const VERSION_KING_BUCKETS: u16 = 3;
+/// Length of version 3's king-bucket layout at the start of the payload.
+pub const KING_LAYOUT_LEN: usize = 2 + 2 + 64;
+/// Bit 0 of version 3's layout flags: mirrored.
+const FLAG_MIRRORED: u16 = 1;
+/// Input set 1: 768 inputs per perspective (per king bucket).
 pub const INPUT_SET_768: u16 = 1;
 /// Activation 1: squared clipped ReLU.
 pub const ACTIVATION_SCRELU: u16 = 1;
@@ -66,7 +80,7 @@ pub enum NetError {
     #[error("not a Betacut net file (magic {0:02x?}, expected \"BCNN\")")]
     BadMagic([u8; 4]),
     /// A format version this build cannot read.
-    #[error("net format version {0} is not supported (this build reads versions 1 and 2)")]
+    #[error("net format version {0} is not supported (this build reads versions 1, 2 and 3)")]
     UnsupportedVersion(u16),
     /// An input set this build does not know.
     #[error("net input set {0} is not supported (this build knows 1: 768 per perspective)")]
@@ -80,6 +94,12 @@ pub enum NetError {
     /// An output bucket count of zero or above [`MAX_OUTPUT_BUCKETS`].
     #[error("net has {0} output buckets; this build reads 1 to {MAX_OUTPUT_BUCKETS}")]
     BadBucketCount(u64),
+    /// A version-3 king-bucket layout that does not hold together.
+    #[error("net king-bucket layout refused: {0}")]
+    BadKingBuckets(KingBucketError),
+    /// Version-3 layout flags this build does not know.
+    #[error("net king-bucket flags {0:#06x} are not supported (this build knows bit 0: mirrored)")]
+    UnsupportedKingFlags(u16),
     /// Quantisation constants other than this build's.
     #[error("net quantised with QA = {qa}, QB = {qb}; this build needs QA = 255, QB = 64")]
     UnsupportedQuantisation {
@@ -94,13 +114,15 @@ pub enum NetError {
     /// The payload length in the header does not fit the hidden size.
     #[error(
         "net header says the payload is {found} bytes, hidden size {hidden} with {buckets} output \
-         bucket(s) needs {expected}"
+         bucket(s) and {king_buckets} king bucket(s) needs {expected}"
     )]
     PayloadLengthMismatch {
         /// Hidden size in the header.
         hidden: usize,
         /// Output buckets in the header.
         buckets: usize,
+        /// King buckets in the layout (1 before version 3).
+        king_buckets: usize,
         /// Length the hidden size needs.
         expected: u64,
         /// Length the header states.
@@ -159,7 +181,10 @@ pub enum NetError {
 pub struct Network {
     hidden: usize,
     scale: i32,
-    /// `INPUTS` rows of `hidden` weights, each row on a cache line of its own.
+    /// Which 768 inputs each perspective reads, by where its king stands.
+    kings: KingBuckets,
+    /// `kings.inputs()` rows of `hidden` weights (king bucket 0's 768 first), each row on a
+    /// cache line of its own.
     feature_weights: AlignedI16,
     feature_bias: AlignedI16,
     /// Per output bucket: the side to move's `hidden` weights, then the other side's.
@@ -178,10 +203,21 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// Payload length of a net of `hidden` units and `buckets` output buckets.
+/// Payload length of a net of `hidden` units and `buckets` output buckets (versions 1, 2).
 pub fn payload_len(hidden: usize, buckets: usize) -> u64 {
-    let (h, b) = (hidden as u64, buckets as u64);
-    2 * (INPUTS as u64 * h + h + b * 2 * h) + 4 * b
+    weights_len(hidden, buckets, 1)
+}
+
+/// Payload length of a version-3 net of `hidden` units, `buckets` output buckets and
+/// `king_buckets` king buckets: the layout, then the weights.
+pub fn payload_len_v3(hidden: usize, buckets: usize, king_buckets: usize) -> u64 {
+    KING_LAYOUT_LEN as u64 + weights_len(hidden, buckets, king_buckets)
+}
+
+/// Bytes of the weights and biases.
+fn weights_len(hidden: usize, buckets: usize, king_buckets: usize) -> u64 {
+    let (h, b, k) = (hidden as u64, buckets as u64, king_buckets as u64);
+    2 * (k * INPUTS as u64 * h + h + b * 2 * h) + 4 * b
 }
 
 /// Reads little-endian values from a byte slice whose length was checked beforehand.
@@ -237,9 +273,30 @@ impl Network {
         output_weights: Vec<i16>,
         output_bias: Vec<i32>,
     ) -> Result<Network, NetError> {
+        Network::from_bucketed_parts(
+            hidden,
+            KingBuckets::NONE,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        )
+    }
+
+    /// [`Network::from_parts`] for a net of king-bucket layout `kings`: `kings.count()` blocks
+    /// of 768 feature rows.
+    pub fn from_bucketed_parts(
+        hidden: usize,
+        kings: KingBuckets,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Result<Network, NetError> {
         Network::checked(
             hidden,
             SCALE,
+            kings,
             feature_weights.into_boxed_slice(),
             feature_bias.into_boxed_slice(),
             output_weights.into_boxed_slice(),
@@ -250,6 +307,7 @@ impl Network {
     fn checked(
         hidden: usize,
         scale: i32,
+        kings: KingBuckets,
         feature_weights: Box<[i16]>,
         feature_bias: Box<[i16]>,
         output_weights: Box<[i16]>,
@@ -263,7 +321,11 @@ impl Network {
             return Err(NetError::BadBucketCount(buckets as u64));
         }
         for (what, found, expected) in [
-            ("feature weights", feature_weights.len(), INPUTS * hidden),
+            (
+                "feature weights",
+                feature_weights.len(),
+                kings.inputs() * hidden,
+            ),
             ("feature biases", feature_bias.len(), hidden),
             ("output weights", output_weights.len(), buckets * 2 * hidden),
         ] {
@@ -299,6 +361,7 @@ impl Network {
         Ok(Network {
             hidden,
             scale,
+            kings,
             feature_weights: AlignedI16::from_slice(&feature_weights),
             feature_bias: AlignedI16::from_slice(&feature_bias),
             output_weights: AlignedI16::from_slice(&output_weights),
@@ -317,7 +380,7 @@ impl Network {
             return Err(NetError::BadMagic(magic));
         }
         let version = r.u16();
-        if version != VERSION && version != VERSION_BUCKETS {
+        if !(VERSION..=VERSION_KING_BUCKETS).contains(&version) {
             return Err(NetError::UnsupportedVersion(version));
         }
         let inputs = r.u16();
@@ -349,11 +412,28 @@ impl Network {
         if scale == 0 {
             return Err(NetError::BadScale);
         }
-        let expected = payload_len(hidden, buckets);
+        // Version 3's layout comes first in the payload; the hash is checked before it is read.
+        let king_buckets = if version == VERSION_KING_BUCKETS {
+            let count = payload
+                .get(..2)
+                .map_or(0, |b| usize::from(u16::from_le_bytes([b[0], b[1]])));
+            if !(1..=MAX_KING_BUCKETS).contains(&count) {
+                return Err(NetError::BadKingBuckets(KingBucketError::Count(count)));
+            }
+            count
+        } else {
+            1
+        };
+        let expected = if version == VERSION_KING_BUCKETS {
+            payload_len_v3(hidden, buckets, king_buckets)
+        } else {
+            payload_len(hidden, buckets)
+        };
         if stated_len != expected {
             return Err(NetError::PayloadLengthMismatch {
                 hidden,
                 buckets,
+                king_buckets,
                 expected,
                 found: stated_len,
             });
@@ -372,13 +452,24 @@ impl Network {
             });
         }
         let mut r = Reader { bytes: payload };
-        let feature_weights = r.i16s(INPUTS * hidden);
+        let kings = if version == VERSION_KING_BUCKETS {
+            let (_count, flags, map) = (r.u16(), r.u16(), r.take::<64>());
+            if flags & !FLAG_MIRRORED != 0 {
+                return Err(NetError::UnsupportedKingFlags(flags));
+            }
+            KingBuckets::new(king_buckets, map, flags & FLAG_MIRRORED != 0)
+                .map_err(NetError::BadKingBuckets)?
+        } else {
+            KingBuckets::NONE
+        };
+        let feature_weights = r.i16s(kings.inputs() * hidden);
         let feature_bias = r.i16s(hidden);
         let output_weights = r.i16s(buckets * 2 * hidden);
         let output_bias = r.i32s(buckets);
         Network::checked(
             hidden,
             i32::from(scale),
+            kings,
             feature_weights,
             feature_bias,
             output_weights,
@@ -399,7 +490,19 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let h = self.hidden;
         let buckets = self.buckets();
-        let mut payload = Vec::with_capacity(payload_len(h, buckets) as usize);
+        let plain = self.kings.is_plain();
+        let mut payload =
+            Vec::with_capacity(payload_len_v3(h, buckets, self.kings.count()) as usize);
+        if !plain {
+            payload.extend_from_slice(&(self.kings.count() as u16).to_le_bytes());
+            let flags = if self.kings.mirrored() {
+                FLAG_MIRRORED
+            } else {
+                0
+            };
+            payload.extend_from_slice(&flags.to_le_bytes());
+            payload.extend_from_slice(self.kings.map());
+        }
         for &w in self
             .feature_weights
             .iter()
@@ -413,7 +516,12 @@ impl Network {
         }
         let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
         bytes.extend_from_slice(&MAGIC);
-        if buckets == 1 {
+        if !plain {
+            bytes.extend_from_slice(&VERSION_KING_BUCKETS.to_le_bytes());
+            bytes.extend_from_slice(&INPUT_SET_768.to_le_bytes());
+            bytes.extend_from_slice(&(h as u16).to_le_bytes());
+            bytes.extend_from_slice(&(buckets as u16).to_le_bytes());
+        } else if buckets == 1 {
             bytes.extend_from_slice(&VERSION.to_le_bytes());
             bytes.extend_from_slice(&INPUT_SET_768.to_le_bytes());
             bytes.extend_from_slice(&(h as u32).to_le_bytes());
@@ -444,7 +552,13 @@ impl Network {
         self.hidden
     }
 
-    /// The `hidden` weights of input `feature` (0..768).
+    /// The king-bucket layout: which 768 inputs each perspective reads.
+    #[inline(always)]
+    pub fn king_buckets(&self) -> &KingBuckets {
+        &self.kings
+    }
+
+    /// The `hidden` weights of input `feature` (0..768 per king bucket).
     #[inline(always)]
     pub fn feature_row(&self, feature: usize) -> &[i16] {
         let start = feature * self.hidden;
@@ -494,12 +608,30 @@ impl Network {
         Some(net)
     }
 
+    /// The same net with its input weights copied into every bucket of the king-bucket layout
+    /// `kings`: without mirroring it evaluates every position exactly as before (each bucket
+    /// holds the old weights), and training can then tell the buckets apart. With mirroring it
+    /// evaluates a position whose king stands on the e- to h-files as the old net evaluates
+    /// its mirror image: not the same net. `None` unless this net has the plain layout.
+    pub fn with_king_buckets(&self, kings: KingBuckets) -> Option<Network> {
+        if !self.kings.is_plain() {
+            return None;
+        }
+        let mut net = self.clone();
+        net.kings = kings;
+        net.feature_weights = AlignedI16::from_slice(&self.feature_weights.repeat(kings.count()));
+        Some(net)
+    }
+
     /// Writes `perspective`'s accumulator of `pos` into `out` (`hidden` values) from scratch.
     pub fn refresh(&self, pos: &Position, perspective: Color, out: &mut [i16]) {
         out.copy_from_slice(&self.feature_bias);
+        let view = self.kings.view_of(pos, perspective);
         for sq in pos.occupied() {
             if let Some(piece) = pos.piece_at(sq) {
-                let row = self.feature_row(feature_index(perspective, piece, sq));
+                let feature =
+                    view_feature_index(perspective.index(), piece.index(), sq.index(), view);
+                let row = self.feature_row(feature);
                 for (a, &w) in out.iter_mut().zip(row) {
                     *a = a.wrapping_add(w);
                 }
@@ -573,6 +705,160 @@ pub(crate) mod tests {
             vec![1234],
         )
         .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A random network of king-bucket layout `kings` (and 8 output buckets), every king
+    /// bucket with weights of its own.
+    pub(crate) fn random_king_network(hidden: usize, kings: KingBuckets, seed: u64) -> Network {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let one = random_bucketed_network(hidden, 8, seed);
+        let feature_weights = (0..kings.inputs() * hidden)
+            .map(|_| rng.gen_range(-200..=200))
+            .collect();
+        Network::from_bucketed_parts(
+            hidden,
+            kings,
+            feature_weights,
+            one.feature_bias.to_vec(),
+            one.output_weights.to_vec(),
+            one.output_bias.to_vec(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Positions with kings all over the board, both sides to move, castling rights.
+    pub(crate) const KING_FENS: [&str; 8] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/8/8/8/8/8/6k1/4K2R b K - 0 1",
+        "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/2KR3R b - - 0 1",
+        "6k1/5ppp/8/8/3K4/8/5PPP/8 w - - 0 1",
+        "8/1k6/8/8/8/8/6K1/8 b - - 0 1",
+        "r1bq1rk1/pp3ppp/2n1pn2/3p4/2PP4/2N2N2/PP3PPP/R2QKB1R w KQ - 0 9",
+    ];
+
+    /// The shipped net.
+    pub(crate) fn gen11() -> Network {
+        Network::from_bytes(include_bytes!("nets/gen11.bin")).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn gen11_is_written_back_byte_for_byte() {
+        let bytes = include_bytes!("nets/gen11.bin");
+        let net = gen11();
+        assert_eq!(net.king_buckets(), &KingBuckets::NONE);
+        assert_eq!(&bytes[4..6], &VERSION_BUCKETS.to_le_bytes());
+        assert!(net.to_bytes() == bytes.as_slice());
+    }
+
+    #[test]
+    fn a_king_bucketed_net_survives_writing_and_reading_as_version_3() {
+        for kings in [KingBuckets::DEFAULT, KingBuckets::DEFAULT_MIRRORED] {
+            let net = random_king_network(32, kings, 11);
+            let bytes = net.to_bytes();
+            assert_eq!(&bytes[4..6], &VERSION_KING_BUCKETS.to_le_bytes());
+            assert_eq!(
+                bytes.len() as u64,
+                HEADER_LEN as u64 + payload_len_v3(32, 8, 4)
+            );
+            let back = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(back, net);
+            assert_eq!(back.king_buckets(), &kings);
+            for len in (0..bytes.len()).step_by(97) {
+                assert!(Network::from_bytes(&bytes[..len]).is_err(), "prefix {len}");
+            }
+        }
+        // One bucket with mirroring is not the plain layout: version 3 too.
+        let Ok(one) = KingBuckets::new(1, [0; 64], true) else {
+            panic!("one mirrored bucket");
+        };
+        let net = random_king_network(32, one, 12);
+        assert_eq!(&net.to_bytes()[4..6], &VERSION_KING_BUCKETS.to_le_bytes());
+    }
+
+    #[test]
+    fn malformed_king_bucket_layouts_are_refused_with_the_reason() {
+        let good = random_king_network(32, KingBuckets::DEFAULT, 13).to_bytes();
+        // Edits the layout (at the payload's start) and puts the hash right, so that the
+        // layout's own check is what refuses it.
+        let with = |edit: &dyn Fn(&mut Vec<u8>)| {
+            let mut bytes = good.clone();
+            edit(&mut bytes);
+            let hash = fnv1a64(&bytes[HEADER_LEN..]);
+            bytes[24..32].copy_from_slice(&hash.to_le_bytes());
+            Network::from_bytes(&bytes)
+        };
+        let at = HEADER_LEN;
+        assert!(matches!(
+            with(&|b| b[at..at + 2].copy_from_slice(&0u16.to_le_bytes())),
+            Err(NetError::BadKingBuckets(KingBucketError::Count(0)))
+        ));
+        assert!(matches!(
+            with(&|b| b[at..at + 2].copy_from_slice(&33u16.to_le_bytes())),
+            Err(NetError::BadKingBuckets(KingBucketError::Count(33)))
+        ));
+        // A count that is valid but does not fit the payload.
+        assert!(matches!(
+            with(&|b| b[at..at + 2].copy_from_slice(&3u16.to_le_bytes())),
+            Err(NetError::PayloadLengthMismatch {
+                king_buckets: 3,
+                ..
+            })
+        ));
+        assert!(matches!(
+            with(&|b| b[at + 2] = 2),
+            Err(NetError::UnsupportedKingFlags(2))
+        ));
+        // Square c1 in bucket 4 of 4.
+        assert!(matches!(
+            with(&|b| b[at + 4 + 2] = 4),
+            Err(NetError::BadKingBuckets(KingBucketError::Bucket {
+                square: 2,
+                bucket: 4
+            }))
+        ));
+        // Mirrored, but the default map gives d1 and e1 different buckets.
+        assert!(matches!(
+            with(&|b| b[at + 2] = 1),
+            Err(NetError::BadKingBuckets(KingBucketError::Asymmetric {
+                square: 0
+            }))
+        ));
+        let message = with(&|b| b[at + 4 + 2] = 4)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(message.contains("king square c1 has bucket 4"), "{message}");
+        // A damaged layout with the old hash: the hash catches it.
+        let mut damaged = good.clone();
+        damaged[at + 10] ^= 1;
+        assert!(matches!(
+            Network::from_bytes(&damaged),
+            Err(NetError::ChecksumMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn a_net_grown_into_king_buckets_evaluates_as_before() {
+        let net = gen11();
+        let grown = net
+            .with_king_buckets(KingBuckets::DEFAULT)
+            .unwrap_or_else(|| panic!("gen11 has the plain layout"));
+        assert!(grown.with_king_buckets(KingBuckets::DEFAULT).is_none());
+        let back = Network::from_bytes(&grown.to_bytes()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, grown);
+        let mirrored = net
+            .with_king_buckets(KingBuckets::DEFAULT_MIRRORED)
+            .unwrap_or_else(|| panic!("gen11 has the plain layout"));
+        let mut differ = 0;
+        for fen in KING_FENS {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(back.evaluate(&pos), net.evaluate(&pos), "{fen}");
+            differ += usize::from(mirrored.evaluate(&pos) != net.evaluate(&pos));
+        }
+        // Mirroring reads the board of a king on the e- to h-files flipped: another net.
+        assert!(differ > 0);
     }
 
     /// A random network of `buckets` output buckets, each with its own weights and bias.
