@@ -4,7 +4,7 @@
 //! input line or the end of a search, and writes its replies to an [`Output`].
 //!
 //! This file dispatches the commands and keeps the game, mode and answer state; which search is
-//! due, its limits, and what happens when it ends are in [`searches`].
+//! due, its limits, and what happens when it ends are in the private module `searches`.
 //!
 //! Invariants: a move printed with `move` is always legal in the game position; at most one
 //! search runs, and it always belongs to the current position.
