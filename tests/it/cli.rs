@@ -2,14 +2,8 @@
 //! have, a missing value and a malformed number with its own usage and exit status 2, and
 //! still runs the good command lines.
 
-use std::process::{Command, Output};
-
-fn betacut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_betacut"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run betacut {args:?}: {e}"))
-}
+use crate::common::betacut;
+use std::process::Command;
 
 /// Runs `args`, which must be refused: exit 2, the message naming `word`, then the usage of
 /// `command` (its synopsis line) on standard error, and nothing on standard output.

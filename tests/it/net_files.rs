@@ -4,6 +4,7 @@
 //! buckets searches exactly the nodes of the shipped net. (Nets trained from self-play data
 //! are tested in the lab, lab/tests/it/pipeline.rs.)
 
+use crate::common::betacut;
 use betacut::board::Position;
 use betacut::eval::nnue::embedded::embedded_network;
 use betacut::eval::nnue::{KingBuckets, Network, INPUTS, MAX_OUTPUT_WEIGHT};
@@ -17,13 +18,6 @@ fn scratch_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     dir
-}
-
-fn betacut(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_betacut"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run betacut: {e}"))
 }
 
 /// A small valid net of 32 hidden units with fixed, varied weights.

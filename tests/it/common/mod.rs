@@ -218,3 +218,11 @@ pub fn run_bench(simd: Option<&str>) -> Output {
     assert!(out.status.success(), "bench failed: {out:?}");
     out
 }
+
+/// Runs the built `betacut` with `args` (no standard input) and returns what it did.
+pub fn betacut(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_betacut"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run betacut {args:?}: {e}"))
+}
