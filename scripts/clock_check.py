@@ -5,11 +5,18 @@ clock, and a clock below zero after a move is a loss on time. Standard library o
 it without python-chess; the moves are the engine's own and are not checked here (the protocol
 tests and match.py check legality).
 
-    scripts/clock_check.py BIN [--tc 2+0] [--tc 1+0.01] [--tc 40/4] [--games N] [--plies N]
-                           [--threads N] [--hash MB] [--overhead MS]
+    scripts/clock_check.py BIN [--tc 2+0] [--tc 1+0.01] [--tc 40/4] [--movetime MS]
+                           [--ponder] [--games N] [--plies N] [--threads N] [--hash MB]
+                           [--overhead MS]
 
 Each `--tc` is BASE+INC in seconds or MOVES/BASE (a repeating control); the default plays
-2+0 (sudden death: the control most likely to drain a clock) and 1+0.01. Every game starts
+2+0 (sudden death: the control most likely to drain a clock) and 1+0.01. `--movetime MS`
+plays a game of `go movetime MS` moves as well: a move that takes longer than MS from `go` to
+`bestmove` is a loss on time, and the longest and the mean move are printed (how much of the
+time given the engine uses). `--ponder` plays every clocked game with pondering as a GUI does
+it: after `bestmove M ponder P` the engine gets `go ponder` on the position after M and P with
+the clocks of that moment; when the opponent plays P it gets `ponderhit` and its clock runs from
+then, otherwise `stop` (that search's answer is dropped) and a normal `go`. Every game starts
 from the start position with `--random-plies` plies chosen by the engine itself (`go depth 1`
 with a seeded MultiPV pick), so the games differ, and ends as a match runner ends it: a mate or
 stalemate (`bestmove (none)` or `0000`), the fifty-move rule, a threefold repetition or bare
@@ -135,49 +142,108 @@ def drawn(engine, moves, seen):
     return int(fen[4]) >= 100 or seen[key] >= 3 or bare
 
 
-def play(engines, tc, start, max_plies):
-    """One game; returns (plies, how it ended, least time left per side in seconds, losses
-    on time)."""
-    base, inc, session = tc
-    clocks = [base, base]
-    least = [base, base]
-    losses = 0
+def position(moves):
+    """The UCI `position` command for the start position and `moves`."""
+    return "position startpos moves " + " ".join(moves) if moves else "position startpos"
+
+
+class Game:
+    """One game's clocks and statistics. `tc` is (base, increment, moves per session) or
+    ("movetime", seconds)."""
+
+    def __init__(self, tc):
+        self.movetime = tc[1] if tc[0] == "movetime" else None
+        base = 0.0 if self.movetime else tc[0]
+        self.base, self.inc, self.session = (base, 0.0, None) if self.movetime else tc
+        self.clocks = [base, base]
+        self.least = [base, base]
+        self.made = [0, 0]
+        self.used = [[], []]
+        self.ponderhits = 0
+
+    def go(self, side, ponder=False):
+        """The `go` command for `side`, with the clocks of now."""
+        if self.movetime:
+            return f"go movetime {int(self.movetime * 1000)}"
+        go = "go ponder" if ponder else "go"
+        go += (f" wtime {max(0, int(self.clocks[0] * 1000))}"
+               f" btime {max(0, int(self.clocks[1] * 1000))}"
+               f" winc {int(self.inc * 1000)} binc {int(self.inc * 1000)}")
+        if self.session:
+            go += f" movestogo {self.session - self.made[side] % self.session}"
+        return go
+
+    def charge(self, side, used):
+        """Charges `used` seconds to `side`; whether the move lost on time."""
+        self.used[side].append(used)
+        if self.movetime:
+            return used > self.movetime
+        self.clocks[side] -= used
+        self.least[side] = min(self.least[side], self.clocks[side])
+        if self.clocks[side] < 0:
+            return True
+        self.clocks[side] += self.inc
+        self.made[side] += 1
+        if self.session and self.made[side] % self.session == 0:
+            self.clocks[side] += self.base
+        return False
+
+
+def play(engines, arbiter, tc, start, max_plies, ponder):
+    """One game; returns (plies, how it ended, the Game, losses on time)."""
+    game = Game(tc)
+    ponder = ponder and not game.movetime
     moves = list(start)
     for engine in engines:
         engine.send("ucinewgame")
         engine.sync()
-    made = [0, 0]
+    # Per side: the move it ponders on, or None.
+    pondering = [None, None]
+    try:
+        return game_moves(engines, arbiter, game, moves, max_plies, ponder, pondering)
+    finally:
+        # A game over ends the loser's ponder search, as a GUI's `stop` does.
+        for side, expected in enumerate(pondering):
+            if expected is not None:
+                engines[side].send("stop")
+                engines[side].wait_for("bestmove", 10)
+
+
+def game_moves(engines, arbiter, game, moves, max_plies, ponder, pondering):
+    """The moves of `play` from `moves` on."""
     seen = {}
     for ply in range(len(moves), max_plies):
         side = ply % 2
         engine = engines[side]
-        engine.send("position startpos moves " + " ".join(moves) if moves
-                    else "position startpos")
-        go = (f"go wtime {max(0, int(clocks[0] * 1000))} btime {max(0, int(clocks[1] * 1000))}"
-              f" winc {int(inc * 1000)} binc {int(inc * 1000)}")
-        if session:
-            go += f" movestogo {session - made[side] % session}"
-        sent = time.monotonic()
-        engine.send(go)
-        reply = engine.wait_for("bestmove", max(30.0, clocks[side] + 10))
-        used = time.monotonic() - sent
-        clocks[side] -= used
-        least[side] = min(least[side], clocks[side])
-        if clocks[side] < 0:
-            losses += 1
-            return ply + 1, "time", least, losses
-        clocks[side] += inc
-        made[side] += 1
-        if session and made[side] % session == 0:
-            clocks[side] += base
+        expected = pondering[side]
+        pondering[side] = None
+        if expected is not None and expected == moves[-1]:
+            game.ponderhits += 1
+            sent = time.monotonic()
+            engine.send("ponderhit")
+        else:
+            if expected is not None:
+                engine.send("stop")
+                engine.wait_for("bestmove", 10)
+            engine.send(position(moves))
+            sent = time.monotonic()
+            engine.send(game.go(side))
+        limit = game.movetime if game.movetime else game.clocks[side]
+        reply = engine.wait_for("bestmove", max(30.0, limit + 10))
+        if game.charge(side, time.monotonic() - sent):
+            return ply + 1, "time", game, 1
         words = reply.split()
         mv = words[1] if len(words) > 1 else "(none)"
         if mv in ("(none)", "0000"):
-            return ply, "mate or stalemate", least, losses
+            return ply, "mate or stalemate", game, 0
         moves.append(mv)
-        if drawn(engines[0], moves, seen):
-            return len(moves), "draw by rule", least, losses
-    return len(moves), "ply limit", least, losses
+        if drawn(arbiter, moves, seen):
+            return len(moves), "draw by rule", game, 0
+        if ponder and len(words) >= 4 and words[2] == "ponder":
+            pondering[side] = words[3]
+            engine.send(position(moves + [words[3]]))
+            engine.send(game.go(side, ponder=True))
+    return len(moves), "ply limit", game, 0
 
 
 def main():
@@ -185,6 +251,10 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--tc", type=parse_tc, action="append",
                         help="BASE+INC or MOVES/BASE, seconds (default: 2+0 and 1+0.01)")
+    parser.add_argument("--movetime", type=int, action="append",
+                        help="milliseconds a move (`go movetime`), games of their own")
+    parser.add_argument("--ponder", action="store_true",
+                        help="ponder as a GUI does (`go ponder`, `ponderhit`, `stop`)")
     parser.add_argument("--games", type=int, default=2, help="games a time control")
     parser.add_argument("--plies", type=int, default=300, help="longest game in plies")
     parser.add_argument("--random-plies", type=int, default=4)
@@ -193,25 +263,44 @@ def main():
     parser.add_argument("--overhead", type=int, help="Move Overhead in ms (default: the engine's)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    controls = args.tc or [parse_tc("2+0"), parse_tc("1+0.01")]
+    controls = args.tc or ([] if args.movetime else [parse_tc("2+0"), parse_tc("1+0.01")])
+    controls += [("movetime", ms / 1000) for ms in args.movetime or []]
     options = [("Threads", args.threads), ("Hash", args.hash)]
+    if args.ponder:
+        options.append(("Ponder", "true"))
     if args.overhead is not None:
         options.append(("Move Overhead", args.overhead))
     rng = random.Random(args.seed)
     total_losses = 0
     try:
         engines = [Engine(args.binary, options), Engine(args.binary, options)]
+        # Openings and the draw rules are read from a third process, never from a player,
+        # which may be pondering.
+        arbiter = Engine(args.binary, [("Hash", 1)])
+        engines.append(arbiter)
         try:
             for tc in controls:
-                name = f"{tc[2]}/{tc[0]:g}" if tc[2] else f"{tc[0]:g}+{tc[1]:g}"
-                for game in range(args.games):
-                    start = opening(engines[0], args.random_plies, rng)
+                if tc[0] == "movetime":
+                    name = f"movetime {tc[1] * 1000:g}"
+                else:
+                    name = f"{tc[2]}/{tc[0]:g}" if tc[2] else f"{tc[0]:g}+{tc[1]:g}"
+                for number in range(args.games):
+                    start = opening(arbiter, args.random_plies, rng)
                     # Colours alternate: the second game of a pair swaps the engines.
-                    order = engines if game % 2 == 0 else engines[::-1]
-                    plies, end, least, losses = play(order, tc, start, args.plies)
+                    order = engines[:2] if number % 2 == 0 else engines[1::-1]
+                    plies, end, game, losses = play(order, arbiter, tc, start, args.plies,
+                                                    args.ponder)
                     total_losses += losses
-                    print(f"{name} game {game + 1}: {plies} plies ({end}), least time left "
-                          f"{least[0] * 1000:.0f} ms / {least[1] * 1000:.0f} ms"
+                    if game.movetime:
+                        moves = game.used[0] + game.used[1]
+                        detail = (f"longest move {max(moves, default=0) * 1000:.0f} ms, mean "
+                                  f"{sum(moves) / max(1, len(moves)) * 1000:.0f} ms")
+                    else:
+                        detail = (f"least time left {game.least[0] * 1000:.0f} ms / "
+                                  f"{game.least[1] * 1000:.0f} ms")
+                        if args.ponder:
+                            detail += f", {game.ponderhits} ponder hits"
+                    print(f"{name} game {number + 1}: {plies} plies ({end}), {detail}"
                           f"{', LOST ON TIME' if losses else ''}", flush=True)
         finally:
             for engine in engines:
