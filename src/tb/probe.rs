@@ -83,6 +83,24 @@ fn dtz_before_zeroing(wdl: i32) -> i32 {
     wdl.signum() * if wdl.abs() == 2 { 1 } else { 101 }
 }
 
+/// The material set and kind of a Syzygy file with a normalised name (`KQvKR.rtbw`: one king
+/// a side, pieces in the order K Q R B N P, the stronger side first), if `path` has one.
+fn table_file(path: &Path) -> Option<(Material, Kind)> {
+    let stem = path.file_stem()?.to_str()?;
+    let kind = match path.extension()?.to_str()? {
+        "rtbw" => Kind::Wdl,
+        "rtbz" => Kind::Dtz,
+        _ => return None,
+    };
+    let (white, black) = stem.split_once('v')?;
+    let one_king = |side: &str| side.starts_with('K') && side.matches('K').count() == 1;
+    if !one_king(white) || !one_king(black) || stem == "KvK" {
+        return None;
+    }
+    let material = Material::from_sides(white, black)?;
+    (material.table_name() == stem).then_some((material, kind))
+}
+
 impl Tablebases {
     /// Finds the tables in `paths`: folders separated by `:` (`;` on Windows), as in
     /// `SyzygyPath`. Folders that cannot be read are skipped and listed by
@@ -97,20 +115,19 @@ impl Tablebases {
     /// Finds the tables in `dirs`; files larger than `memory_limit` bytes are read a block at a
     /// time instead of whole.
     pub fn open_dirs(dirs: &[PathBuf], memory_limit: u64) -> Result<Tablebases, TbError> {
-        let mut tables = Tablebases {
-            entries: Vec::new(),
-            index: MaterialMap::default(),
-            max_pieces: 0,
-            memory_limit,
-            problems: Vec::new(),
-        };
+        let mut tables = Tablebases::empty(memory_limit);
         let mut readable = 0;
         for dir in dirs {
             match std::fs::read_dir(dir) {
                 Ok(listing) => {
                     readable += 1;
                     for item in listing.flatten() {
-                        tables.add_file(&item.path());
+                        let path = item.path();
+                        if let Some((material, kind)) = table_file(&path) {
+                            if path.is_file() {
+                                tables.add_file(&path, material, kind);
+                            }
+                        }
                     }
                 }
                 Err(e) => tables
@@ -126,48 +143,65 @@ impl Tablebases {
                     .join(", "),
             ));
         }
-        tables.max_pieces = tables
+        tables.count_pieces();
+        Ok(tables)
+    }
+
+    /// A set of tables whose files are held in memory, each given as its file name
+    /// (`KQvKR.rtbw`) and its bytes, and loaded at once (for tests and fuzzing, which need no
+    /// folder). Names that are no normalised Syzygy file name are skipped; a file that does
+    /// not load makes its material set answer [`ProbeError`], as a corrupt file on disk does.
+    pub fn from_memory(files: Vec<(String, Vec<u8>)>) -> Tablebases {
+        let mut tables = Tablebases::empty(DEFAULT_MEMORY_LIMIT);
+        for (name, bytes) in files {
+            let path = PathBuf::from(name);
+            let Some((material, kind)) = table_file(&path) else {
+                continue;
+            };
+            if let Some(i) = tables.add_file(&path, material, kind) {
+                let entry = &tables.entries[i];
+                let cell = match kind {
+                    Kind::Wdl => &entry.wdl,
+                    Kind::Dtz => &entry.dtz,
+                };
+                let _ = cell.set(Table::from_bytes(kind, &path, entry.info, bytes));
+            }
+        }
+        tables.count_pieces();
+        tables
+    }
+
+    /// A set with no tables yet.
+    fn empty(memory_limit: u64) -> Tablebases {
+        Tablebases {
+            entries: Vec::new(),
+            index: MaterialMap::default(),
+            max_pieces: 0,
+            memory_limit,
+            problems: Vec::new(),
+        }
+    }
+
+    /// Sets `max_pieces` from the WDL files registered.
+    fn count_pieces(&mut self) {
+        self.max_pieces = self
             .entries
             .iter()
             .filter(|e| e.wdl_path.is_some())
             .map(|e| e.info.material.total())
             .max()
             .unwrap_or(0);
-        Ok(tables)
     }
 
-    /// Registers `path` if it is a Syzygy file with a normalised name (`KQvKR.rtbw`); the
-    /// first file found for a material set and kind is the one used.
-    fn add_file(&mut self, path: &Path) {
-        let (Some(stem), Some(ext)) = (
-            path.file_stem().and_then(|s| s.to_str()),
-            path.extension().and_then(|s| s.to_str()),
-        ) else {
-            return;
-        };
-        let kind = match ext {
-            "rtbw" => Kind::Wdl,
-            "rtbz" => Kind::Dtz,
-            _ => return,
-        };
-        let Some((white, black)) = stem.split_once('v') else {
-            return;
-        };
-        let one_king = |side: &str| side.starts_with('K') && side.matches('K').count() == 1;
-        if !one_king(white) || !one_king(black) || stem == "KvK" {
-            return;
-        }
-        let Some(material) = Material::from_sides(white, black) else {
-            return;
-        };
-        if material.table_name() != stem || !path.is_file() {
-            return;
-        }
+    /// Registers the file at `path` as the `kind` file of `material`, unless that material
+    /// set already has one (the first file found is the one used); the entry's index if it was
+    /// registered.
+    fn add_file(&mut self, path: &Path, material: Material, kind: Kind) -> Option<usize> {
         let i = match self.index.get(&material) {
             Some(&i) => i,
             None => {
                 self.entries.push(Entry {
-                    name: stem.to_string(),
+                    name: material.table_name(),
                     info: NameInfo { material },
                     wdl_path: None,
                     dtz_path: None,
@@ -184,9 +218,11 @@ impl Tablebases {
             Kind::Wdl => &mut self.entries[i].wdl_path,
             Kind::Dtz => &mut self.entries[i].dtz_path,
         };
-        if slot.is_none() {
-            *slot = Some(path.to_path_buf());
+        if slot.is_some() {
+            return None;
         }
+        *slot = Some(path.to_path_buf());
+        Some(i)
     }
 
     /// Pieces (kings included) of the largest material set with a WDL file; 0 when none.

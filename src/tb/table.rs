@@ -135,8 +135,29 @@ impl Table {
         info: NameInfo,
         memory_limit: u64,
     ) -> Result<Table, TbError> {
-        let path_buf = path.to_path_buf();
         let source = Source::open(path, memory_limit)?;
+        Table::from_source(kind, path, info, source)
+    }
+
+    /// A table of `kind` for `info`'s material from the bytes of its file, held in memory
+    /// (`name` stands for the file in messages).
+    pub fn from_bytes(
+        kind: Kind,
+        name: &Path,
+        info: NameInfo,
+        bytes: Vec<u8>,
+    ) -> Result<Table, TbError> {
+        Table::from_source(kind, name, info, Source::Memory(bytes.into_boxed_slice()))
+    }
+
+    /// Checks the header of the file read through `source` (named `path` in messages).
+    fn from_source(
+        kind: Kind,
+        path: &Path,
+        info: NameInfo,
+        source: Source,
+    ) -> Result<Table, TbError> {
+        let path_buf = path.to_path_buf();
         let header = Header {
             path: &path_buf,
             source: &source,

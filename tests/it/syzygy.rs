@@ -97,6 +97,29 @@ fn probes_match_python_chess_for_2304_positions_in_memory_and_from_disk() {
 }
 
 #[test]
+fn tables_given_as_bytes_answer_as_the_files_do() {
+    // `Tablebases::from_memory` (the fuzz target's way in) reads the same files as bytes;
+    // names that are not table names are skipped.
+    let mut files = vec![("README.md".to_string(), b"not a table".to_vec())];
+    for item in std::fs::read_dir(TABLES).unwrap_or_else(|e| panic!("{TABLES}: {e}")) {
+        let path = item.unwrap_or_else(|e| panic!("{e}")).path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.ends_with(".rtbw") || name.ends_with(".rtbz") {
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+            files.push((name.to_string(), bytes));
+        }
+    }
+    let tables = Tablebases::from_memory(files);
+    assert_eq!(tables.max_pieces(), 4);
+    assert_eq!(tables.file_counts(), (35, 35));
+    assert!(
+        tables.load_all().is_empty(),
+        "every table loads from its bytes"
+    );
+    assert_eq!(compare_all(&tables), 2304);
+}
+
+#[test]
 fn the_test_data_covers_every_material_set_both_sides_and_en_passant() {
     let cases = expected();
     let tables = open(Path::new(TABLES), betacut::tb::DEFAULT_MEMORY_LIMIT);
