@@ -48,6 +48,14 @@ pub enum FenError {
     /// The full-move number is not a number.
     #[error("bad full-move number {0:?}")]
     BadFullmoveNumber(String),
+    /// A half-move clock or full-move number beyond [`MAX_MOVE_COUNTER`].
+    #[error("{field} {value} is beyond {MAX_MOVE_COUNTER}, more than any game reaches")]
+    CounterTooLarge {
+        /// Which counter: `half-move clock` or `full-move number`.
+        field: &'static str,
+        /// Its value.
+        value: u32,
+    },
     /// A side has no king.
     #[error("{0} king is missing")]
     MissingKing(&'static str),
@@ -68,6 +76,11 @@ pub enum FenError {
     #[error("the side to move is in check from {0} pieces, which no legal move can produce")]
     TooManyCheckers(u32),
 }
+
+/// Largest half-move clock and full-move number a FEN may give. No game comes near it (the
+/// 75-move rule ends every game before move 9,000), and the moves played from such a position
+/// cannot make the counters overflow (make/unmake count them in `u32` without checks).
+pub const MAX_MOVE_COUNTER: u32 = 1_000_000;
 
 fn color_name(color: Color) -> &'static str {
     match color {
@@ -132,6 +145,14 @@ impl Position {
                 .map_err(|_| FenError::BadFullmoveNumber(text.to_string()))?,
             None => 1,
         };
+        for (field, value) in [
+            ("half-move clock", halfmove),
+            ("full-move number", fullmove),
+        ] {
+            if value > MAX_MOVE_COUNTER {
+                return Err(FenError::CounterTooLarge { field, value });
+            }
+        }
         pos.setup_counters(ep, halfmove, fullmove);
         pos.setup_finish();
         if pos.is_attacked_by(pos.king_square(!side), side, pos.occupied()) {
@@ -415,6 +436,33 @@ mod tests {
                 "{fen}"
             );
         }
+    }
+
+    #[test]
+    fn counters_beyond_any_game_are_rejected() {
+        // Found with the fuzz target `fen`: a move from a position whose half-move clock or
+        // full-move number was u32::MAX overflowed the counter (a panic with overflow checks).
+        for (fen, field) in [
+            ("8/8/8/8/8/8/8/K6k w - - 4294967295 1", "half-move clock"),
+            ("8/8/8/8/8/8/8/K6k b - - 0 4294967295", "full-move number"),
+            ("8/8/8/8/8/8/8/K6k b - - 0 1000001", "full-move number"),
+        ] {
+            assert!(
+                matches!(
+                    Position::from_fen(fen),
+                    Err(FenError::CounterTooLarge { field: f, .. }) if f == field
+                ),
+                "{fen}"
+            );
+        }
+        let max = format!("8/8/8/8/8/8/8/K6k b - - {MAX_MOVE_COUNTER} {MAX_MOVE_COUNTER}");
+        let mut pos = Position::from_fen(&max).unwrap_or_else(|e| panic!("{e}"));
+        let mv = pos.parse_move("h1g2").unwrap_or_else(|e| panic!("{e}"));
+        pos.make_move(mv);
+        assert_eq!(pos.fullmove_number(), MAX_MOVE_COUNTER + 1);
+        assert_eq!(pos.halfmove_clock(), MAX_MOVE_COUNTER + 1);
+        pos.unmake_move(mv);
+        assert_eq!(pos.to_fen(), max);
     }
 
     #[test]
