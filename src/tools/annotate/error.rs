@@ -35,6 +35,16 @@ pub enum GameError {
         /// The line of the `(`.
         line: usize,
     },
+    /// Variations nested deeper than [`super::game::MAX_VARIATION_DEPTH`] (each level is a
+    /// call of the move-tree builder, and of the writer: a file could nest them until the
+    /// stack overflows).
+    #[error("variations nested deeper than {max} levels")]
+    TooDeep {
+        /// The line of the `(` one level too deep.
+        line: usize,
+        /// The deepest nesting read.
+        max: usize,
+    },
     /// A token where none can be (a `)` without `(`, a variation before any move...).
     #[error("{what}")]
     Misplaced {
@@ -109,6 +119,7 @@ impl GameError {
             | GameError::CommentNotClosed { line }
             | GameError::BadNag { line, .. }
             | GameError::VariationNotClosed { line }
+            | GameError::TooDeep { line, .. }
             | GameError::Misplaced { line, .. }
             | GameError::UnknownPiece { line, .. }
             | GameError::IllegalMove { line, .. }

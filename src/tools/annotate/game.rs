@@ -59,6 +59,11 @@ impl Game {
     }
 }
 
+/// Deepest nesting of variations read (a variation inside a variation ... of the main line);
+/// far more than any annotated game uses, and well within the stack of the builder and of the
+/// writer, which call themselves once a level.
+pub const MAX_VARIATION_DEPTH: usize = 100;
+
 /// Checks and builds game `number` of the file.
 pub fn build(raw: &PgnGame, number: usize) -> Result<Game, GameError> {
     if let Some(error) = GameError::from_reading(&raw.problems) {
@@ -87,7 +92,7 @@ pub fn build(raw: &PgnGame, number: usize) -> Result<Game, GameError> {
         start.set_chess960(true);
     }
     let mut tokens = raw.tokens.iter().peekable();
-    let (main, termination) = build_line(&mut tokens, &start, None)?;
+    let (main, termination) = build_line(&mut tokens, &start, None, 0)?;
     let result = termination
         .or_else(|| tag("Result").map(str::to_string))
         .filter(|r| crate::book::pgn::is_result(r))
@@ -104,12 +109,14 @@ pub fn build(raw: &PgnGame, number: usize) -> Result<Game, GameError> {
 
 type Tokens<'a> = std::iter::Peekable<std::slice::Iter<'a, Token>>;
 
-/// Builds a line from `pos` until its `)` (for a variation, opened on line `opened`) or the
-/// end of the movetext (the main line, which returns its result token if any).
+/// Builds a line from `pos` until its `)` (for a variation, opened on line `opened`, `depth`
+/// levels inside the main line) or the end of the movetext (the main line, which returns its
+/// result token if any).
 fn build_line(
     tokens: &mut Tokens,
     pos: &Position,
     opened: Option<usize>,
+    depth: usize,
 ) -> Result<(Line, Option<String>), GameError> {
     let mut line = Line::default();
     let mut pos = pos.clone();
@@ -142,7 +149,13 @@ fn build_line(
                         what: "a variation before any move",
                     });
                 };
-                let (variation, _) = build_line(tokens, from, Some(token.line))?;
+                if depth == MAX_VARIATION_DEPTH {
+                    return Err(GameError::TooDeep {
+                        line: token.line,
+                        max: MAX_VARIATION_DEPTH,
+                    });
+                }
+                let (variation, _) = build_line(tokens, from, Some(token.line), depth + 1)?;
                 if let Some(node) = line.nodes.last_mut() {
                     node.variations.push(variation);
                 }
@@ -305,6 +318,26 @@ mod tests {
             build(&at_end[0], 1).err(),
             Some(GameError::CommentNotClosed { line: 1 })
         );
+    }
+
+    /// `1. e4 (1. e4 (1. e4 ... ))) *`: `depth` variations, each inside the one before.
+    fn nested(depth: usize) -> String {
+        format!("1. e4 {}{} *", "(1. e4 ".repeat(depth), ")".repeat(depth))
+    }
+
+    #[test]
+    fn variations_nested_too_deep_are_an_error_not_a_stack_overflow() {
+        // Found with the fuzz target `pgn`: 20,000 levels overflowed the stack.
+        assert!(game(&nested(MAX_VARIATION_DEPTH)).is_ok());
+        for depth in [MAX_VARIATION_DEPTH + 1, 20_000] {
+            assert_eq!(
+                game(&nested(depth)).err(),
+                Some(GameError::TooDeep {
+                    line: 1,
+                    max: MAX_VARIATION_DEPTH
+                })
+            );
+        }
     }
 
     #[test]
