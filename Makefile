@@ -33,6 +33,11 @@
 #   make dist                dist/: the Linux binary, the ARM64 Linux binary, the Windows exe,
 #                            the manual page, SHA256SUMS
 #   make check-man           the manual page renders without a warning
+#   make fuzz                the fuzz targets (fuzz/, cargo-fuzz and libFuzzer on a nightly
+#                            toolchain; docs/fuzzing.md) built, their corpora seeded from the test
+#                            data, then each run for FUZZ_SECONDS (default 3600) in turn: the
+#                            release-time run, not CI (it needs nightly and hours)
+#   make fuzz-smoke          the same, 20 s per target (FUZZ_SMOKE_SECONDS)
 #
 # Every target builds the engine alone (`-p betacut`); the lab (lab/, betacut-lab: data
 # generation, training, tuning) is built by `cargo build --release` at the root.
@@ -95,7 +100,8 @@ MACOS_TARGETS = aarch64-apple-darwin x86_64-apple-darwin
 VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
 .PHONY: all build pgo windows windows-test windows-check arm64 arm64-test arm64-check s390x \
-	s390x-test s390x-check macos-check install uninstall dist check-man clean
+	s390x-test s390x-check macos-check install uninstall dist check-man fuzz fuzz-build \
+	fuzz-smoke clean
 
 all: build
 	@if [ -f $(TARGET_DIR)/release/betacut.exe ]; then \
@@ -201,6 +207,21 @@ check-man:
 	@out=$$(LC_ALL=C.UTF-8 MANWIDTH=100 groff -man -Tutf8 -ww -z packaging/betacut.6 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
 	@echo "packaging/betacut.6: no groff warnings"
+
+# The fuzz targets (docs/fuzzing.md). `-a`: debug assertions and overflow checks on.
+FUZZ_SECONDS ?= 3600
+FUZZ_SMOKE_SECONDS ?= 20
+
+fuzz-build:
+	cargo +nightly fuzz build -a
+
+fuzz: fuzz-build
+	fuzz/seed_corpus.sh
+	fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-smoke: fuzz-build
+	fuzz/seed_corpus.sh
+	fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
 
 clean:
 	$(CARGO) clean

@@ -1,0 +1,9 @@
+//! The XBoard front-end with the real engine: the input's lines are fed to an in-process
+//! session (bounded as `betacut_fuzz::session` says), then its searches are stopped the way a
+//! GUI stops them and it is checked.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| betacut_fuzz::session::run_xboard(data));
