@@ -1,9 +1,9 @@
 //! The protocols: XBoard / WinBoard (CECP v2) and UCI, two thin front-ends over the
 //! protocol-neutral [`crate::engine::Engine`].
 //!
-//! The first command chooses the protocol: `uci` starts a UCI session, anything else an XBoard
-//! session (`xboard` and `protover` are what XBoard sends; a person typing at the console gets
-//! XBoard too). A reader thread turns standard input into [`Event::Line`]s, search threads
+//! The first command chooses the protocol: `uci` (or a command only UCI has, such as
+//! `setoption` or `isready`) starts a UCI session, anything else an XBoard session (`xboard`
+//! and `protover` are what XBoard sends; a person typing at the console gets XBoard too). A reader thread turns standard input into [`Event::Line`]s, search threads
 //! post [`Event::SearchDone`], and the protocol thread blocks on that one channel: no polling,
 //! and the engine answers (`isready`, `ping`, `?`, `stop`, `quit` ...) while a search runs.
 //! Each front-end turns text into a typed command, calls the engine, and turns the engine's
@@ -87,9 +87,15 @@ pub fn done_notifier(events: Sender<Event>) -> DoneNotifier {
     })
 }
 
-/// True if `line` chooses UCI when it is the first command.
-pub fn is_uci_greeting(line: &str) -> bool {
-    line.split_whitespace().next() == Some("uci")
+/// True if `line` chooses UCI when it is the first command: `uci`, or a command that only UCI
+/// has (`setoption`, `isready`, `ucinewgame`, `position`). Scid's game window waits five seconds
+/// for a first line from the engine before it sends anything, then sends `setoption` before
+/// `uci`; an XBoard session would refuse all of it.
+pub fn chooses_uci(line: &str) -> bool {
+    matches!(
+        line.split_whitespace().next(),
+        Some("uci" | "setoption" | "isready" | "ucinewgame" | "position")
+    )
 }
 
 impl Frontend for AutoDetect {
@@ -101,7 +107,7 @@ impl Frontend for AutoDetect {
         if let AutoDetect::Undecided { out, events } = self {
             match &event {
                 Event::Line(line) if line.trim().is_empty() => return Flow::Continue,
-                Event::Line(line) if is_uci_greeting(line) => {
+                Event::Line(line) if chooses_uci(line) => {
                     *self = AutoDetect::Uci(Box::new(Uci::new(out.clone(), events.clone())));
                 }
                 Event::Line(_) => {

@@ -921,6 +921,33 @@ fn the_protocol_is_chosen_by_the_first_command() {
     assert!(engine.quit());
 }
 
+/// Scid's game window sends `setoption` before `uci` when the engine has printed nothing for
+/// five seconds: a command only UCI has starts a UCI session, and the option it sets holds.
+#[test]
+fn a_uci_only_first_command_starts_uci() {
+    for first in ["setoption name MultiPV value 2", "isready", "ucinewgame", "position startpos"] {
+        let mut engine = Engine::start();
+        engine.send(first);
+        engine.send("uci");
+        engine.expect_line("uciok");
+        engine.send("isready");
+        engine.expect_line("readyok");
+        assert!(engine.quit(), "{first}");
+    }
+    let mut engine = Engine::start();
+    engine.send("setoption name MultiPV value 2");
+    engine.send("uci");
+    engine.expect_line("uciok");
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    let (_, infos) = engine.expect_bestmove();
+    assert!(
+        infos.iter().any(|l| l.contains(" multipv 2 ")),
+        "the option set before `uci` holds: {infos:?}"
+    );
+    assert!(engine.quit());
+}
+
 /// The sample session in uci.md, replayed line by line: `> ` lines are sent, `< ` lines must
 /// come back in this order (a trailing `*` matches any rest of line); `info` lines of the
 /// searches in between are allowed.
