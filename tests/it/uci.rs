@@ -925,7 +925,12 @@ fn the_protocol_is_chosen_by_the_first_command() {
 /// five seconds: a command only UCI has starts a UCI session, and the option it sets holds.
 #[test]
 fn a_uci_only_first_command_starts_uci() {
-    for first in ["setoption name MultiPV value 2", "isready", "ucinewgame", "position startpos"] {
+    for first in [
+        "setoption name MultiPV value 2",
+        "isready",
+        "ucinewgame",
+        "position startpos",
+    ] {
         let mut engine = Engine::start();
         engine.send(first);
         engine.send("uci");
