@@ -3,25 +3,49 @@
 
 use crate::board::Move;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// The clock part of a control block: when the search started, whether it ponders, and when
+/// the ponder hit came. Shared (an `Arc`) with the watchdog thread, which outlives a search.
+#[derive(Debug)]
+pub(crate) struct SearchClock {
+    started: Instant,
+    pondering: AtomicBool,
+    /// Milliseconds after `started` at which a ponder hit arrived (`u64::MAX`: none yet).
+    ponderhit_ms: AtomicU64,
+}
+
+impl SearchClock {
+    /// True while the search ponders (its time limits wait for the ponder hit).
+    #[inline]
+    pub(crate) fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// When the search's own clock started: at its start, or at the ponder hit.
+    pub(crate) fn clock_start(&self) -> Instant {
+        match self.ponderhit_ms.load(Ordering::Acquire) {
+            u64::MAX => self.started,
+            ms => self.started + Duration::from_millis(ms),
+        }
+    }
+}
 
 /// Shared between the thread that runs a search and the threads that watch or stop it.
 #[derive(Debug)]
 pub struct SearchControl {
     stop: AtomicBool,
-    pondering: AtomicBool,
     /// The search must not end by itself: when its limits are reached it waits for a stop
     /// (UCI `go infinite`, analysis).
     hold: bool,
-    /// Milliseconds after `started` at which a ponder hit arrived (`u64::MAX`: none yet).
-    ponderhit_ms: AtomicU64,
+    /// Start, pondering and ponder hit.
+    clock: Arc<SearchClock>,
     nodes: AtomicU64,
     depth: AtomicU32,
     root_index: AtomicU32,
     root_total: AtomicU32,
     root_move: AtomicU16,
-    started: Instant,
     /// Wakes a search that waits for a ponder hit or a stop.
     wake_lock: Mutex<()>,
     wake: Condvar,
@@ -37,17 +61,25 @@ impl SearchControl {
     /// waits for a stop instead of ending (so a protocol never reports the result of an
     /// endless search before it is asked to).
     pub fn with_hold(pondering: bool, hold: bool) -> SearchControl {
+        SearchControl::started_at(Instant::now(), pondering, hold)
+    }
+
+    /// As [`SearchControl::with_hold`], with the clock started at `started` (when the command
+    /// that asked for the search was read) instead of now.
+    pub fn started_at(started: Instant, pondering: bool, hold: bool) -> SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(pondering),
             hold,
-            ponderhit_ms: AtomicU64::new(u64::MAX),
+            clock: Arc::new(SearchClock {
+                started,
+                pondering: AtomicBool::new(pondering),
+                ponderhit_ms: AtomicU64::new(u64::MAX),
+            }),
             nodes: AtomicU64::new(0),
             depth: AtomicU32::new(0),
             root_index: AtomicU32::new(0),
             root_total: AtomicU32::new(0),
             root_move: AtomicU16::new(0),
-            started: Instant::now(),
             wake_lock: Mutex::new(()),
             wake: Condvar::new(),
         }
@@ -86,29 +118,32 @@ impl SearchControl {
     /// True while the search ponders (its time limits wait for [`SearchControl::ponderhit`]).
     #[inline]
     pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Acquire)
+        self.clock.is_pondering()
     }
 
     /// The opponent played the expected move: the ponder search becomes a normal timed search
     /// whose clock starts now.
     pub fn ponderhit(&self) {
-        let ms = self.started.elapsed().as_millis() as u64;
-        self.ponderhit_ms.store(ms, Ordering::Release);
-        self.pondering.store(false, Ordering::Release);
+        let clock = &self.clock;
+        let ms = clock.started.elapsed().as_millis() as u64;
+        clock.ponderhit_ms.store(ms, Ordering::Release);
+        clock.pondering.store(false, Ordering::Release);
         self.notify();
     }
 
     /// When the search's own clock started: at creation, or at the ponder hit.
     pub fn clock_start(&self) -> Instant {
-        match self.ponderhit_ms.load(Ordering::Acquire) {
-            u64::MAX => self.started,
-            ms => self.started + std::time::Duration::from_millis(ms),
-        }
+        self.clock.clock_start()
     }
 
     /// When the search was started.
     pub fn started(&self) -> Instant {
-        self.started
+        self.clock.started
+    }
+
+    /// The clock, for a thread that follows it beyond this block's borrow (the watchdog).
+    pub(crate) fn clock(&self) -> &Arc<SearchClock> {
+        &self.clock
     }
 
     /// Publishes progress (called by the search every few thousand nodes and per root move).

@@ -17,6 +17,7 @@ mod table_memory;
 pub mod tablebases;
 pub mod time;
 pub mod tt;
+mod watchdog;
 pub mod wdl;
 mod worker;
 mod zeroed;

@@ -8,12 +8,13 @@ use super::score::{DRAW, MATE};
 use super::tablebases::{SearchTablebases, TbSettings};
 use super::time::TimeBudget;
 use super::tt::TranspositionTable;
+use super::watchdog::Watchdog;
 use super::worker::{Shared, Worker, WorkerEvent};
 use crate::board::{Move, Position};
 use crate::eval::nnue::Network;
 use crate::tb::Tablebases;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use super::tt::{Bound, TableAllocError};
@@ -127,6 +128,8 @@ pub struct Searcher {
     tb_settings: TbSettings,
     /// See [`Searcher::set_fifty_move_damping`].
     fifty_move_damping: bool,
+    /// Keeps the hard time limit of timed searches (one thread for all of them).
+    watchdog: Watchdog,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -154,6 +157,7 @@ impl Searcher {
             tablebases: None,
             tb_settings: TbSettings::default(),
             fifty_move_damping: true,
+            watchdog: Watchdog::default(),
         }
     }
 
@@ -288,7 +292,8 @@ impl Searcher {
         for worker in &mut self.workers {
             worker.prepare(pos, &root_moves);
         }
-        let abort = AtomicBool::new(false);
+        // One flag per search: a watchdog that fires late cannot abort the next one.
+        let abort = Arc::new(AtomicBool::new(false));
         let thread_nodes: Vec<AtomicU64> =
             (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
         // Only the main thread reports; the lock is never contended.
@@ -345,26 +350,22 @@ impl Searcher {
             tb,
         };
 
+        // The hard time limit is also kept by the watchdog, which ends the search even when
+        // its nodes are slow (the page faults of a fresh table) and the search's own look at
+        // the clock, every few thousand nodes, comes late.
+        let timed = !limits.infinite && limits.nps.is_none();
+        if let Some(hard) = shared.budget.filter(|_| timed).map(|b| b.hard) {
+            self.watchdog.arm(control.clock(), hard, &abort);
+        }
         let (main, helpers) = self.workers.split_at_mut(1);
-        let finished = (Mutex::new(false), Condvar::new());
         std::thread::scope(|scope| {
             for helper in helpers.iter_mut() {
                 let shared = &shared;
                 scope.spawn(move || helper.iterate(shared));
             }
-            // The hard time limit is also kept by a watchdog, which ends the search even when
-            // its nodes are slow (the page faults of a fresh table) and the search's own look
-            // at the clock, every few thousand nodes, comes late.
-            let timed = !limits.infinite && limits.nps.is_none();
-            if let Some(hard) = shared.budget.filter(|_| timed).map(|b| b.hard) {
-                let (abort, finished) = (&abort, &finished);
-                scope.spawn(move || watchdog(control, abort, hard, finished));
-            }
             main[0].iterate(&shared);
-            let (done, wake) = &finished;
-            *done.lock().unwrap_or_else(|e| e.into_inner()) = true;
-            wake.notify_all();
         });
+        self.watchdog.disarm();
 
         let nodes = shared.total_nodes();
         control.publish_nodes(nodes);
@@ -432,33 +433,5 @@ impl Searcher {
         after.make_move(mv);
         let reply = self.tt.probe(after.key())?.mv;
         after.is_legal(reply).then_some(reply)
-    }
-}
-
-/// Ends the search (through `abort`) once `hard` has passed on its clock (which starts at the
-/// ponder hit for a ponder search), unless `finished` says it ended first. Wakes at least every
-/// 50 ms, and every 5 ms while pondering, to follow the clock.
-fn watchdog(
-    control: &SearchControl,
-    abort: &AtomicBool,
-    hard: Duration,
-    finished: &(Mutex<bool>, Condvar),
-) {
-    let (done, wake) = finished;
-    let mut ended = done.lock().unwrap_or_else(|e| e.into_inner());
-    while !*ended {
-        let wait = if control.is_pondering() {
-            Duration::from_millis(5)
-        } else {
-            let left = hard.saturating_sub(control.clock_start().elapsed());
-            if left.is_zero() {
-                abort.store(true, std::sync::atomic::Ordering::Relaxed);
-                return;
-            }
-            left.min(Duration::from_millis(50))
-        };
-        ended = wake
-            .wait_timeout(ended, wait)
-            .map_or_else(|e| e.into_inner().0, |(guard, _)| guard);
     }
 }
