@@ -96,6 +96,7 @@ impl Engine {
             self.level_of_search = Some((id, level));
         }
         self.running = Some(RunningSearch::start(
+            &mut self.search_thread,
             id,
             request,
             self.game.position(),

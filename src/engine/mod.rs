@@ -10,9 +10,9 @@
 //! position has one.
 //!
 //! Files: [`lifecycle`] (searches), [`settings`] (options, table, threads, book, network,
-//! tablebases), [`levels`] (playing levels), [`running`] (a search on its thread), [`events`]
-//! (what goes out), [`game`], [`options`] (the option table), [`memory`] (what the machine can
-//! give the table).
+//! tablebases), [`levels`] (playing levels), [`running`] (a search on its thread),
+//! [`search_thread`] (that thread, kept from search to search), [`events`] (what goes out),
+//! [`game`], [`options`] (the option table), [`memory`] (what the machine can give the table).
 
 pub mod developer;
 pub mod events;
@@ -22,6 +22,7 @@ pub mod lifecycle;
 pub mod memory;
 pub mod options;
 pub mod running;
+pub mod search_thread;
 pub mod settings;
 
 pub use events::{
@@ -46,6 +47,7 @@ use crate::search::score::MAX_PLY;
 use crate::search::Searcher;
 use crate::tb::Tablebases;
 use options::DEFAULT_HASH_MB;
+use search_thread::SearchThread;
 use settings::{Applied, Evaluation};
 use std::sync::Arc;
 
@@ -91,6 +93,8 @@ pub struct Engine {
     applied: Option<Applied>,
     clear_pending: bool,
     running: Option<RunningSearch>,
+    /// The thread searches run on (kept from search to search).
+    search_thread: SearchThread,
     next_search_id: u64,
     listener: Listener,
     on_done: DoneNotifier,
@@ -138,6 +142,7 @@ impl Engine {
             applied: None,
             clear_pending: false,
             running: None,
+            search_thread: SearchThread::default(),
             next_search_id: 1,
             listener,
             on_done,
@@ -319,6 +324,44 @@ mod tests {
         let mv = engine.finish(id).map_or(Move::NONE, |f| f.result.best_move);
         assert!(engine.position().legal_moves().contains(mv));
         mv
+    }
+
+    #[test]
+    fn searches_run_one_after_another_on_one_kept_thread() {
+        let threads = Arc::new(Mutex::new(std::collections::HashSet::new()));
+        let seen = Arc::clone(&threads);
+        let listener: Listener = Arc::new(move |_: &EngineEvent| {
+            if let Ok(mut seen) = seen.lock() {
+                seen.insert(std::thread::current().id());
+            }
+        });
+        let (done_tx, done) = mpsc::channel();
+        let done_tx = Mutex::new(done_tx);
+        let on_done: DoneNotifier = Arc::new(move |id| {
+            if let Ok(tx) = done_tx.lock() {
+                let _ = tx.send(id);
+            }
+        });
+        let mut engine = Engine::new(listener, on_done);
+        for round in 0..4 {
+            let limits = if round % 2 == 0 {
+                SearchLimits::depth(3)
+            } else {
+                SearchLimits::movetime(Duration::from_millis(20))
+            };
+            let id = engine.start(SearchRequest {
+                kind: SearchKind::Think,
+                limits,
+                prefix: Vec::new(),
+            });
+            assert_eq!(done.recv_timeout(Duration::from_secs(60)).ok(), Some(id));
+            let finished = engine.running().is_some_and(RunningSearch::is_finished);
+            assert!(finished, "the result is there before the done notice");
+            assert!(engine.finish(id).is_some());
+        }
+        let threads = threads.lock().map(|t| t.clone()).unwrap_or_default();
+        assert_eq!(threads.len(), 1, "one search thread: {threads:?}");
+        assert!(!threads.contains(&std::thread::current().id()));
     }
 
     #[test]

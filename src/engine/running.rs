@@ -1,19 +1,17 @@
-//! A search running on its own thread: the [`Searcher`] is moved into the thread and comes back
-//! with the result when the thread is joined. Progress goes out through the engine's
-//! [`Listener`]; when the search returns, the thread calls the [`DoneNotifier`], so the
-//! protocol loop wakes up without polling. A panic in a search is a bug: release builds abort
-//! on it (`panic = "abort"`), test builds pass it on to the thread that collects the search.
+//! A search running on the engine's search thread ([`SearchThread`]): the [`Searcher`] is
+//! moved into the thread and comes back with the result when the search is collected. Progress
+//! goes out through the engine's [`Listener`]; when the search returns, the thread calls the
+//! [`DoneNotifier`], so the protocol loop wakes up without polling. A panic in a search is a
+//! bug: release builds abort on it (`panic = "abort"`), test builds pass it on to the thread
+//! that collects the search.
 
 use super::events::{CurrentMoveInfo, DoneNotifier, EngineEvent, Listener, SearchInfo, SearchKind};
+use super::search_thread::{ResultSlot, SearchThread};
 use crate::board::{Move, Position};
 use crate::search::time::time_used;
 use crate::search::{Bound, SearchControl, SearchLimits, SearchResult, SearchUpdate, Searcher};
-use std::sync::{mpsc, Arc, Mutex};
-use std::thread::{self, JoinHandle};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Stack size of the search thread (deep recursion must never overflow it).
-const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// A search to start.
 #[derive(Clone, Debug)]
@@ -39,7 +37,7 @@ pub fn shows_line(bound: Bound, elapsed: Duration, final_line: bool) -> bool {
 }
 
 /// What the search thread gets to run.
-struct Job {
+pub(super) struct Job {
     searcher: Searcher,
     root: Arc<Position>,
     limits: SearchLimits,
@@ -50,8 +48,8 @@ struct Job {
 }
 
 impl Job {
-    /// Runs the search, then sends the done notice.
-    fn run(mut self) -> (Searcher, SearchResult) {
+    /// Runs the search (the caller sends the done notice, [`Job::done_notice`], after it).
+    pub(super) fn run(mut self) -> (Searcher, SearchResult) {
         let control = Arc::clone(&self.control);
         let reporter = &self.reporter;
         let result = self
@@ -59,13 +57,18 @@ impl Job {
             .search(&self.root, &self.limits, &control, &mut |update| {
                 reporter.report(update, &control)
             });
-        (self.on_done)(self.id);
         (self.searcher, result)
+    }
+
+    /// The done notifier and the id to call it with once the result can be collected.
+    pub(super) fn done_notice(&self) -> (DoneNotifier, u64) {
+        (Arc::clone(&self.on_done), self.id)
     }
 }
 
 enum Outcome {
-    Running(JoinHandle<Option<(Searcher, SearchResult)>>),
+    /// On the search thread; the result arrives in the slot.
+    Running(Arc<ResultSlot>),
     /// Already over: a book move, or a search run on the protocol thread because no thread
     /// could be started.
     Ready(Box<(Searcher, SearchResult)>),
@@ -148,11 +151,13 @@ impl Reporter {
 }
 
 impl RunningSearch {
-    /// Starts `request` (with id `id`) on `game_position` in a new thread with `searcher`;
+    /// Starts `request` (with id `id`) on `game_position` on `thread` with `searcher`;
     /// `on_done` receives the id when it ends. Infinite and ponder searches are held: they
     /// end only when stopped (or, for a ponder search, run on as a timed search after the
     /// ponder hit).
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
+        thread: &mut SearchThread,
         id: u64,
         request: SearchRequest,
         game_position: &Position,
@@ -182,7 +187,7 @@ impl RunningSearch {
             latest_pv: Arc::clone(&latest_pv),
             show_wdl,
         };
-        let job = Job {
+        let job = Box::new(Job {
             searcher,
             root: Arc::clone(&root),
             limits: request.limits.clone(),
@@ -190,20 +195,10 @@ impl RunningSearch {
             reporter,
             on_done,
             id,
-        };
-        // The job is handed over only once the thread runs, so that it is not lost if no
-        // thread can be started.
-        let (hand_over, receive) = mpsc::channel::<Job>();
-        let spawned = thread::Builder::new()
-            .name("betacut-search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || receive.recv().ok().map(Job::run));
-        let outcome = match spawned {
-            Ok(handle) => match hand_over.send(job) {
-                Ok(()) => Outcome::Running(handle),
-                Err(mpsc::SendError(job)) => Outcome::Ready(Box::new(run_here(job))),
-            },
-            Err(_) => Outcome::Ready(Box::new(run_here(job))),
+        });
+        let outcome = match thread.submit(job) {
+            Ok(slot) => Outcome::Running(slot),
+            Err(job) => Outcome::Ready(Box::new(run_here(*job))),
         };
         RunningSearch {
             id,
@@ -276,10 +271,10 @@ impl RunningSearch {
         self.clock_start = Instant::now();
     }
 
-    /// True once the search thread has returned.
+    /// True once the search has returned its result.
     pub fn is_finished(&self) -> bool {
         match &self.outcome {
-            Outcome::Running(handle) => handle.is_finished(),
+            Outcome::Running(slot) => slot.is_filled(),
             Outcome::Ready(_) => true,
         }
     }
@@ -316,10 +311,8 @@ impl RunningSearch {
     pub fn finish(self) -> (Searcher, SearchResult) {
         match self.outcome {
             Outcome::Ready(done) => *done,
-            Outcome::Running(handle) => match handle.join() {
-                Ok(Some(done)) => done,
-                // The job was handed over before the handle was kept: the thread got it.
-                Ok(None) => unreachable!("a search thread always receives its job"),
+            Outcome::Running(slot) => match slot.take() {
+                Ok(done) => done,
                 Err(panic) => std::panic::resume_unwind(panic),
             },
         }
@@ -331,12 +324,14 @@ impl RunningSearch {
 /// and ends at once without a move.
 fn run_here(job: Job) -> (Searcher, SearchResult) {
     let limited = !job.limits.infinite && !job.control.is_pondering();
-    if limited {
+    let (on_done, id) = job.done_notice();
+    let done = if limited {
         job.run()
     } else {
-        (job.on_done)(job.id);
         (job.searcher, SearchResult::none())
-    }
+    };
+    on_done(id);
+    done
 }
 
 #[cfg(test)]
