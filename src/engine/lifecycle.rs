@@ -11,7 +11,7 @@ use crate::eval::nnue::Network;
 use crate::search::time::{nps_node_budget, TimeBudget};
 use crate::search::{SearchControl, SearchLimits, SearchResult};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A search that has ended, with its result.
 #[derive(Clone, Debug)]
@@ -49,6 +49,13 @@ impl Engine {
     /// What the running search is for, if one runs.
     pub fn running_kind(&self) -> Option<SearchKind> {
         self.running.as_ref().map(RunningSearch::kind)
+    }
+
+    /// When the command being handled was read (`None` between commands): a search it starts
+    /// is timed from then, so the time a line waits for the protocol thread counts, as it
+    /// does on the GUI's clock.
+    pub fn set_command_time(&mut self, read_at: Option<Instant>) {
+        self.command_read_at = read_at;
     }
 
     /// Starts a search of the game position (after `request.prefix`) and returns its id. A
@@ -104,6 +111,7 @@ impl Engine {
             self.listener.clone(),
             self.on_done.clone(),
             self.settings.show_wdl,
+            self.command_read_at.unwrap_or_else(Instant::now),
         ));
         id
     }

@@ -50,6 +50,7 @@ use options::DEFAULT_HASH_MB;
 use search_thread::SearchThread;
 use settings::{Applied, Evaluation};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The deepest iteration a search can be asked for (XBoard `sd`, UCI `go depth`).
 pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 2;
@@ -95,6 +96,8 @@ pub struct Engine {
     running: Option<RunningSearch>,
     /// The thread searches run on (kept from search to search).
     search_thread: SearchThread,
+    /// When the command being handled was read (see [`Engine::set_command_time`]).
+    command_read_at: Option<Instant>,
     next_search_id: u64,
     listener: Listener,
     on_done: DoneNotifier,
@@ -143,6 +146,7 @@ impl Engine {
             clear_pending: false,
             running: None,
             search_thread: SearchThread::default(),
+            command_read_at: None,
             next_search_id: 1,
             listener,
             on_done,
@@ -362,6 +366,30 @@ mod tests {
         let threads = threads.lock().map(|t| t.clone()).unwrap_or_default();
         assert_eq!(threads.len(), 1, "one search thread: {threads:?}");
         assert!(!threads.contains(&std::thread::current().id()));
+    }
+
+    #[test]
+    fn a_search_is_timed_from_when_its_command_was_read() {
+        let (mut engine, done, _) = engine();
+        let Some(read_at) = Instant::now().checked_sub(Duration::from_millis(200)) else {
+            return;
+        };
+        engine.set_command_time(Some(read_at));
+        let id = engine.start(SearchRequest {
+            kind: SearchKind::Analyze,
+            limits: SearchLimits::infinite(),
+            prefix: Vec::new(),
+        });
+        engine.set_command_time(None);
+        let times = engine.running().map(|r| (r.time_used(), r.elapsed()));
+        let ms200 = Duration::from_millis(200);
+        assert!(
+            times.is_some_and(|(used, elapsed)| used >= ms200 && elapsed >= ms200),
+            "{times:?}"
+        );
+        engine.stop();
+        assert_eq!(done.recv_timeout(Duration::from_secs(10)).ok(), Some(id));
+        assert!(engine.finish(id).is_some_and(|f| f.time_used >= ms200));
     }
 
     #[test]

@@ -154,7 +154,7 @@ impl RunningSearch {
     /// Starts `request` (with id `id`) on `game_position` on `thread` with `searcher`;
     /// `on_done` receives the id when it ends. Infinite and ponder searches are held: they
     /// end only when stopped (or, for a ponder search, run on as a timed search after the
-    /// ponder hit).
+    /// ponder hit). Its clock starts at `started` (when its command was read).
     #[allow(clippy::too_many_arguments)]
     pub fn start(
         thread: &mut SearchThread,
@@ -165,10 +165,11 @@ impl RunningSearch {
         listener: Listener,
         on_done: DoneNotifier,
         show_wdl: bool,
+        started: Instant,
     ) -> RunningSearch {
         let pondering = request.kind == SearchKind::Ponder;
         let hold = request.limits.infinite && !pondering;
-        let control = Arc::new(SearchControl::with_hold(pondering, hold));
+        let control = Arc::new(SearchControl::started_at(started, pondering, hold));
         let nps = request.limits.nps;
         let mut root = game_position.clone();
         for &mv in &request.prefix {
@@ -205,7 +206,7 @@ impl RunningSearch {
             kind: request.kind,
             control,
             position: root,
-            clock_start: Instant::now(),
+            clock_start: started,
             nps,
             latest_pv,
             outcome,

@@ -24,6 +24,7 @@ use std::io::{self, BufRead};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::Instant;
 
 /// Longest input line kept; the rest of a longer line is dropped.
 const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -31,8 +32,9 @@ const MAX_LINE_BYTES: usize = 64 * 1024;
 /// What the protocol thread waits for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// A line of input (without its line end).
-    Line(String),
+    /// A line of input (without its line end) and when it was read: a search it starts is
+    /// timed from then, as the GUI's clock is, not from when the protocol thread got to it.
+    Line(String, Instant),
     /// Standard input was closed.
     InputClosed,
     /// The search with this id has ended.
@@ -106,11 +108,11 @@ impl Frontend for AutoDetect {
     fn handle_event(&mut self, event: Event) -> Flow {
         if let AutoDetect::Undecided { out, events } = self {
             match &event {
-                Event::Line(line) if line.trim().is_empty() => return Flow::Continue,
-                Event::Line(line) if chooses_uci(line) => {
+                Event::Line(line, _) if line.trim().is_empty() => return Flow::Continue,
+                Event::Line(line, _) if chooses_uci(line) => {
                     *self = AutoDetect::Uci(Box::new(Uci::new(out.clone(), events.clone())));
                 }
-                Event::Line(_) => {
+                Event::Line(..) => {
                     *self = AutoDetect::Xboard(Box::new(Xboard::new(out.clone(), events.clone())));
                 }
                 Event::InputClosed => return Flow::Quit,
@@ -168,7 +170,7 @@ fn spawn_stdin_reader(events: Sender<Event>) {
             let stdin = io::stdin();
             let mut input = stdin.lock();
             while let Some(line) = read_line(&mut input) {
-                if events.send(Event::Line(line)).is_err() {
+                if events.send(Event::Line(line, Instant::now())).is_err() {
                     return;
                 }
             }

@@ -73,7 +73,7 @@ impl<F: Frontend> Session<F> {
         if self.quit {
             return Flow::Quit;
         }
-        self.handle(Event::Line(line.to_string()));
+        self.handle(Event::Line(line.to_string(), Instant::now()));
         self.pump();
         if self.quit {
             Flow::Quit

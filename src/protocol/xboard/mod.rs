@@ -242,9 +242,12 @@ impl Xboard {
     /// Handles one event; tells whether to go on.
     pub fn handle_event(&mut self, event: Event) -> Flow {
         let flow = match event {
-            Event::Line(line) => {
+            Event::Line(line, read_at) => {
                 self.out.log_input(&line);
-                self.handle_line(&line)
+                self.engine.set_command_time(Some(read_at));
+                let flow = self.handle_line(&line);
+                self.engine.set_command_time(None);
+                flow
             }
             Event::SearchDone(id) => {
                 self.search_done(id);
