@@ -76,7 +76,9 @@ impl TimeBudget {
     pub fn from_limits(limits: &SearchLimits, move_number: u32) -> Option<TimeBudget> {
         let overhead = planned_overhead(limits);
         let movetime = limits.movetime.map(|t| {
-            let t = t.saturating_sub(overhead).max(MIN_THINK);
+            let t = t
+                .saturating_sub(fixed_time_overhead(t, overhead, limits))
+                .max(MIN_THINK);
             TimeBudget {
                 soft: t,
                 hard: t,
@@ -154,6 +156,17 @@ pub fn planned_overhead(limits: &SearchLimits) -> Duration {
     } else {
         limits.move_overhead.max(limits.gui_lag)
     }
+}
+
+/// What a fixed time a move (`movetime`, `st`) keeps back: the overhead, but at most a tenth
+/// of the time given (`st 0.1` thinks 90 ms, not the 50 that 50 ms of overhead would leave),
+/// and never less than the delay measured on the interface. A fixed time loses no more than
+/// one move's delay, not a clock's worth of them.
+pub fn fixed_time_overhead(time: Duration, overhead: Duration, limits: &SearchLimits) -> Duration {
+    if limits.nps.is_some() {
+        return Duration::ZERO;
+    }
+    overhead.min(time / 10).max(limits.gui_lag)
 }
 
 /// The clock the budget is planned on. Every later move of the control will lose `overhead`
@@ -385,6 +398,26 @@ mod tests {
         let b = TimeBudget::from_limits(&limits, 1);
         assert_eq!(b.map(|b| b.hard), Some(Duration::from_millis(970)));
         assert_eq!(TimeBudget::from_limits(&SearchLimits::depth(5), 1), None);
+    }
+
+    #[test]
+    fn a_short_fixed_time_keeps_back_a_tenth_or_the_measured_delay() {
+        let fixed = |time, overhead, lag| {
+            let limits = SearchLimits {
+                movetime: Some(Duration::from_millis(time)),
+                move_overhead: Duration::from_millis(overhead),
+                gui_lag: Duration::from_millis(lag),
+                ..SearchLimits::default()
+            };
+            TimeBudget::from_limits(&limits, 1).map(|b| (b.soft.as_millis(), b.hard.as_millis()))
+        };
+        // `st 0.1` with the default overhead: 90 ms, not 50.
+        assert_eq!(fixed(100, 50, 0), Some((90, 90)));
+        // A long fixed time keeps the whole overhead back.
+        assert_eq!(fixed(2_000, 50, 0), Some((1_950, 1_950)));
+        // A measured interface delay is kept back in full.
+        assert_eq!(fixed(100, 50, 30), Some((70, 70)));
+        assert_eq!(fixed(100, 0, 0), Some((100, 100)));
     }
 
     #[test]
