@@ -10,8 +10,10 @@
 #   inc       1+0.01 against Stockfish 15.1, 1,000 games
 #   long      5+0 self-play to move 150 (draw adjudicated there, no resignation), 40 games
 #   moves     40/4 repeating against Stockfish 15.1, 100 games
-#   st        CECP `st 0.1` (0.1 s a move) against Ethereal 12.00, Betacut over XBoard, 50 games
-#   movetime  UCI `go movetime 100` against Ethereal 12.00, 50 games
+#   st        CECP `st 0.1` (0.1 s a move), self-play over XBoard, 50 games
+#   movetime  UCI `go movetime 100`, self-play, 50 games
+#             (self-play: Stockfish and Ethereal think 100-108 ms at 100 ms a move, so with
+#             no margin they would lose every game on time)
 #   threads   1+0.01 against Stockfish 15.1 with Threads 2 and Hash 256: four threads on two
 #             cores at concurrency 2, 50 games
 #   ponder    self-play with pondering at 1+0.01 and 2+0, 50 games each (scripts/clock_check.py
@@ -44,8 +46,6 @@ pause_datagen_until_exit clock_trials.sh
 
 stockfish=(--engine "stockfish=/usr/games/stockfish:uci"
     --option stockfish:Threads=1 --option stockfish:Hash=64)
-ethereal=(--engine "ethereal=/usr/games/ethereal-chess:uci"
-    --option ethereal:Threads=1 --option ethereal:Hash=64)
 common=(--openings "$OPENINGS" --seed 119 --concurrency 2 --timemargin 0 --resign-moves 0)
 
 # match TRIAL ARGS...: one match.py run into OUT/TRIAL.*.
@@ -66,10 +66,10 @@ for trial in "${trials[@]}"; do
             --games 40 ;;
         moves) match moves --engine "betacut=$betacut:uci" --option betacut:Hash=64 \
             "${stockfish[@]}" --tc 40/4 --games 100 ;;
-        st) match st --engine "betacut=$betacut:xboard" --option betacut:Hash=64 \
-            "${ethereal[@]}" --movetime 0.1 --games 50 ;;
-        movetime) match movetime --engine "betacut=$betacut:uci" --option betacut:Hash=64 \
-            "${ethereal[@]}" --movetime 0.1 --games 50 ;;
+        st) match st --engine "betacut=$betacut:xboard" --engine "betacut2=$betacut:xboard" \
+            --option betacut:Hash=64 --option betacut2:Hash=64 --movetime 0.1 --games 50 ;;
+        movetime) match movetime --engine "betacut=$betacut:uci" --engine "betacut2=$betacut:uci" \
+            --option betacut:Hash=64 --option betacut2:Hash=64 --movetime 0.1 --games 50 ;;
         threads) match threads --engine "betacut=$betacut:uci" --option betacut:Hash=256 \
             --option betacut:Threads=2 "${stockfish[@]}" --tc 1+0.01 --games 50 ;;
         ponder) echo "== ponder: scripts/clock_check.py --ponder"
