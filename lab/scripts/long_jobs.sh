@@ -17,6 +17,11 @@
 #
 # Data generation runs at idle priority (SCHED_IDLE, nice 19): builds, training and timed
 # matches take the cores from it, and lab/scripts/sprt.sh and spsa.py pause it for timed games.
+# DATA_PRIORITY=normal starts it as an ordinary process instead, for sessions in which other
+# work (helpers' builds, fuzzers) keeps the cores busy for hours: at idle priority the data then
+# gets almost nothing (2026-12-07: no chunk in 35 minutes beside a fuzzer and two helpers),
+# while the kernel's session groups (`sched_autogroup_enabled`) give an ordinary process a
+# fair share. The timed scripts pause it either way.
 # Environment: GENERATION [11]: the data's generation (10: gen8.bin's games of bb2deb1, seed
 # 4310; 11: gen10.bin's games of aa73cd7, seed 4311; 12: ft11f-a's games with a third
 # Chess960, the generator of 4dd91a8, seed 4320; 13 and 13-1500: gen11.bin's games of e69feb0 at
@@ -133,8 +138,13 @@ case ${1:-} in
         # A chunk cut off by the end of a session is incomplete: it restarts from its start.
         if ! running "datagen_chunks.sh.*$DATA"; then
             rm -f "$DATA"/*.part
+            case ${DATA_PRIORITY:-idle} in
+                idle) priority=(chrt -i 0 nice -n 19) ;;
+                normal) priority=(nice -n 0) ;;
+                *) echo "long_jobs.sh: DATA_PRIORITY is idle or normal" >&2; exit 2 ;;
+            esac
             for lane in $DATA_LANES; do
-                setsid nohup chrt -i 0 nice -n 19 bash -c '
+                setsid nohup "${priority[@]}" bash -c '
                     lane=$1 script=$2 bin=$3 data=$4 seed=$5
                     shift 5
                     for range in ${lane//,/ }; do
