@@ -37,11 +37,14 @@ pub fn sudden_death_horizon(move_number: u32) -> u32 {
         .max(LATE_HORIZON)
 }
 
-/// Below this increment a game-long control is played as sudden death: every move costs the
-/// clock about a millisecond beyond its thinking (the interface, the pipes, the search's start
-/// and end), which such an increment does not pay back. At 2+0 Betacut's late moves drained
-/// the clock by that millisecond a move until it lost on time at move 92 with no margin
-/// (fastchess, 2026-12-07), where Ethereal 12.00 kept about 240 ms.
+/// Below this increment (or below the move overhead, if that is larger) a game-long control is
+/// played as sudden death: every move costs the clock about a millisecond beyond its thinking
+/// (the interface, the pipes, the search's start and end), which such an increment does not pay
+/// back. At 2+0 Betacut's late moves drained the clock by that millisecond a move until it lost
+/// on time at move 92 with no margin (fastchess, 2026-12-07), where Ethereal 12.00 kept about
+/// 240 ms. An increment below the overhead adds nothing to the plan either, and at 1+0.01 both
+/// Betacut and Stockfish lived on about 100 ms of clock, where one stall of 100 ms lost a game
+/// in 1,000 (docs/log/search.md).
 const SUDDEN_DEATH_INCREMENT: Duration = Duration::from_millis(5);
 /// What a game without increment never plans to use: the moves' own cost (about 1 ms each) for
 /// the 250 or so moves a game can still last, so its remaining moves cannot drain it.
@@ -76,9 +79,7 @@ impl TimeBudget {
     pub fn from_limits(limits: &SearchLimits, move_number: u32) -> Option<TimeBudget> {
         let overhead = planned_overhead(limits);
         let movetime = limits.movetime.map(|t| {
-            let t = t
-                .saturating_sub(fixed_time_overhead(t, overhead, limits))
-                .max(MIN_THINK);
+            let t = t.saturating_sub(overhead).max(MIN_THINK);
             TimeBudget {
                 soft: t,
                 hard: t,
@@ -87,7 +88,8 @@ impl TimeBudget {
         });
         let clock = limits.clock.map(|clock| {
             let to_go = clock.moves_to_go.filter(|&m| m > 0);
-            let sudden_death = to_go.is_none() && clock.increment < SUDDEN_DEATH_INCREMENT;
+            let sudden_death =
+                to_go.is_none() && clock.increment < SUDDEN_DEATH_INCREMENT.max(overhead);
             let clock = planning_clock(clock, overhead, limits.gui_lag);
             // Never plan to use more than what is on the clock minus the overhead, and keep a
             // reserve for the rest of the control: in sudden death what the remaining moves
@@ -156,17 +158,6 @@ pub fn planned_overhead(limits: &SearchLimits) -> Duration {
     } else {
         limits.move_overhead.max(limits.gui_lag)
     }
-}
-
-/// What a fixed time a move (`movetime`, `st`) keeps back: the overhead, but at most a tenth
-/// of the time given (`st 0.1` thinks 90 ms, not the 50 that 50 ms of overhead would leave),
-/// and never less than the delay measured on the interface. A fixed time loses no more than
-/// one move's delay, not a clock's worth of them.
-pub fn fixed_time_overhead(time: Duration, overhead: Duration, limits: &SearchLimits) -> Duration {
-    if limits.nps.is_some() {
-        return Duration::ZERO;
-    }
-    overhead.min(time / 10).max(limits.gui_lag)
 }
 
 /// The clock the budget is planned on. Every later move of the control will lose `overhead`
@@ -325,10 +316,11 @@ mod tests {
     }
 
     #[test]
-    fn increment_games_keep_their_budget() {
+    fn increments_keep_their_budget_unless_below_the_overhead() {
         // 8+0.08 (the SPRTs' clock) with the default 50 ms overhead: 7.95 s over 20 moves plus
         // the 30 ms of increment left after the overhead early, over 7 moves at move 60, as
-        // before sudden death got its reserve; 1+0.01 is an increment game too.
+        // before sudden death got its reserve. 1+0.01's increment is below the overhead: it is
+        // played as sudden death, 250 ms kept back, a twelfth of the rest at most.
         let limits = |ms, inc_ms| SearchLimits {
             move_overhead: Duration::from_millis(50),
             ..clock(ms, inc_ms, None)
@@ -343,8 +335,16 @@ mod tests {
             budget(8_000, 80, 60),
             Some((late, (late * 4).min(us(3_975_000))))
         );
-        let early = Duration::from_millis(950) / 20;
-        assert_eq!(budget(1_000, 10, 10), Some((early, early * 4)));
+        let left = Duration::from_millis(1_000 - 50 - 250);
+        assert_eq!(budget(1_000, 10, 10), Some((left / 20, left / 12)));
+        assert_eq!(budget(1_000, 10, 80), budget(1_000, 10, 10));
+        // With no overhead 1+0.01 is an increment game again: 1 s over 20 moves plus 10 ms.
+        let no_overhead = SearchLimits {
+            move_overhead: Duration::ZERO,
+            ..clock(1_000, 10, None)
+        };
+        let b = TimeBudget::from_limits(&no_overhead, 10).map(|b| b.soft);
+        assert_eq!(b, Some(Duration::from_millis(60)));
     }
 
     #[test]
@@ -398,26 +398,6 @@ mod tests {
         let b = TimeBudget::from_limits(&limits, 1);
         assert_eq!(b.map(|b| b.hard), Some(Duration::from_millis(970)));
         assert_eq!(TimeBudget::from_limits(&SearchLimits::depth(5), 1), None);
-    }
-
-    #[test]
-    fn a_short_fixed_time_keeps_back_a_tenth_or_the_measured_delay() {
-        let fixed = |time, overhead, lag| {
-            let limits = SearchLimits {
-                movetime: Some(Duration::from_millis(time)),
-                move_overhead: Duration::from_millis(overhead),
-                gui_lag: Duration::from_millis(lag),
-                ..SearchLimits::default()
-            };
-            TimeBudget::from_limits(&limits, 1).map(|b| (b.soft.as_millis(), b.hard.as_millis()))
-        };
-        // `st 0.1` with the default overhead: 90 ms, not 50.
-        assert_eq!(fixed(100, 50, 0), Some((90, 90)));
-        // A long fixed time keeps the whole overhead back.
-        assert_eq!(fixed(2_000, 50, 0), Some((1_950, 1_950)));
-        // A measured interface delay is kept back in full.
-        assert_eq!(fixed(100, 50, 30), Some((70, 70)));
-        assert_eq!(fixed(100, 0, 0), Some((100, 100)));
     }
 
     #[test]
