@@ -19,54 +19,17 @@ machine:
     python3 scripts/go_latency.py BIN 800 90
 """
 import argparse
-import queue
 import statistics
-import subprocess
-import threading
 import time
+
+# The UCI engine process with a reader thread that clock_check.py plays its games with.
+from clock_check import Engine
 
 FENS = [
     "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9",
     "8/5ppk/4p2p/P7/2bq4/5QK1/8/8 w - - 0 67",
     "3r4/1p6/p1p1k3/2P2R1p/1P2B2P/2P1K1P1/8/4r3 w - - 1 41",
 ]
-
-
-class Engine:
-    """A UCI engine process with a reader thread."""
-
-    def __init__(self, path, hash_mb):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send(f"setoption name Hash value {hash_mb}")
-        self.send("setoption name Threads value 1")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.lines.get(timeout=30)
-            if line is None:
-                raise SystemExit(f"the engine exited while waiting for {prefix}")
-            if line.startswith(prefix):
-                return line
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
 
 
 def main():
@@ -85,7 +48,8 @@ def main():
     names = [("betacut", args.binary)]
     if args.reference:
         names.append(("reference", args.reference))
-    engines = {name: Engine(path, args.hash) for name, path in names}
+    options = [("Hash", args.hash), ("Threads", 1)]
+    engines = {name: Engine(path, options) for name, path in names}
     go = (f"go depth {args.depth}" if args.depth else
           f"go wtime {args.ms} btime {args.ms} winc {args.inc} binc {args.inc}")
     times = {name: [] for name in engines}
@@ -94,10 +58,10 @@ def main():
             engine.send(f"position fen {FENS[i % len(FENS)]}")
             start = time.monotonic()
             engine.send(go)
-            engine.wait_for("bestmove")
+            engine.wait_for("bestmove", 30)
             times[name].append((time.monotonic() - start) * 1000)
     for engine in engines.values():
-        engine.close()
+        engine.quit()
     for name, path in names:
         v = times[name]
         spikes = [(i, round(x)) for i, x in enumerate(v) if x > args.spike_ms]
