@@ -5,9 +5,9 @@
 //! - **allocation**: the memory comes zeroed from the allocator's `calloc` path
 //!   ([`ZeroedSlice`]), which for a large table is fresh pages that the system zeroes when each
 //!   is first touched, so the table is usable at once;
-//! - **first touch**: a background thread touches every page once (an atomic add of zero to
-//!   one word of it, which changes nothing the search threads read or write), so the search
-//!   seldom meets a page fault itself: on the 2-core KVM machine a fault of a 2 MiB page cost
+//! - **first touch**: a background thread writes to every page once (one word of it
+//!   compare-exchanged with its own value, which changes nothing the search threads read or
+//!   write), so the search seldom meets a page fault itself: on the 2-core KVM machine a fault of a 2 MiB page cost
 //!   up to a few milliseconds, and a fresh 11.8 GB table met one at nearly every node at first.
 //!   Touching, unlike `MADV_POPULATE_WRITE`, does not hold the process's memory-map lock, which
 //!   every thread that starts or ends (a search does both) needs;
@@ -98,6 +98,19 @@ impl<T: AtomicWords + Send + Sync + 'static> TableMemory<T> {
             .as_ref()
             .is_none_or(|job| job.handle.is_finished())
     }
+
+    /// Waits until every page is touched, for at most `most`; true if they are.
+    #[cfg(test)]
+    pub(crate) fn wait_touched(&self, most: std::time::Duration) -> bool {
+        let start = std::time::Instant::now();
+        while !self.is_touched() {
+            if start.elapsed() >= most {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        true
+    }
 }
 
 impl<T: AtomicWords + Send + Sync + 'static> Drop for TableMemory<T> {
@@ -168,8 +181,8 @@ fn start_touching(start: usize, bytes: usize) -> Option<Touching> {
     Some(Touching { cancel, handle })
 }
 
-/// Writes to every page of `[start, start + bytes)` once, without changing it: an atomic add
-/// of zero to its first 8-byte word. Waits first for the tables released before it to be gone;
+/// Writes to every page of `[start, start + bytes)` once, without changing it: its first
+/// 8-byte word is written back unchanged ([`write_unchanged`]). Waits first for the tables released before it to be gone;
 /// stops when `cancel` is set.
 fn touch_pages(start: usize, bytes: usize, cancel: &AtomicBool) {
     while PENDING_RELEASES.load(Ordering::Acquire) > 0 {
@@ -193,10 +206,24 @@ fn touch_pages(start: usize, bytes: usize, cancel: &AtomicBool) {
             // of `AtomicU64`s only (`AtomicWords`), so this atomic access of one of them
             // coexists with the search threads' atomic accesses; adding zero changes nothing.
             let word = unsafe { &*(page as *const AtomicU64) };
-            word.fetch_add(0, Ordering::Relaxed);
+            write_unchanged(word);
             page = (page + 1).next_multiple_of(PAGE_BYTES);
         }
     }
+}
+
+/// Writes `word`'s own value back to it. A write, not a read: the system maps a page that is
+/// only read to its shared zero page, and the first write to it later faults again and zeroes
+/// a page then (a whole 2 MiB one in huge pages). An idempotent read-modify-write such as
+/// `fetch_add(0)` is no help: LLVM lowers it to a fenced load on x86, so the touching of
+/// 2026-12-07 and before backed nothing, and a new process's first search met its table's
+/// faults (`do_huge_pmd_wp_page` under `TranspositionTable::store` in `perf`). A compare-and-
+/// exchange of the value with itself is a locked write; if a search thread changed the word
+/// in between, the exchange fails and the page is backed already.
+#[inline]
+fn write_unchanged(word: &AtomicU64) {
+    let value = word.load(Ordering::Relaxed);
+    let _ = word.compare_exchange(value, value, Ordering::Relaxed, Ordering::Relaxed);
 }
 
 /// Gives the pages of `[start, start + bytes)` back to the system a step at a time (Linux), so
@@ -258,6 +285,51 @@ fn advise_huge_pages(_start: usize, _bytes: usize) {}
 mod tests {
     use super::*;
 
+    /// The resident bytes of the mapping that holds `address` (`/proc/self/smaps`).
+    #[cfg(target_os = "linux")]
+    fn resident_bytes_at(address: usize) -> Option<usize> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line.split_whitespace().next().unwrap_or("");
+            if let Some((from, to)) = range.split_once('-') {
+                if let (Ok(from), Ok(to)) = (
+                    usize::from_str_radix(from, 16),
+                    usize::from_str_radix(to, 16),
+                ) {
+                    inside = (from..to).contains(&address);
+                    continue;
+                }
+            }
+            if let Some(kb) = line.strip_prefix("Rss:").filter(|_| inside) {
+                return kb
+                    .trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+                    .map(|k| k * 1024);
+            }
+        }
+        None
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn touching_backs_the_pages_with_memory_of_their_own() {
+        // 32 MiB: a page only read would be the system's shared zero page and count nothing
+        // in the mapping's resident set; written, each counts.
+        let Some(table) = TableMemory::<[AtomicU64; 8]>::new(32 << 20 >> 6) else {
+            panic!("32 MiB can be had");
+        };
+        assert!(table.wait_touched(std::time::Duration::from_secs(60)));
+        let start = table.as_slice().as_ptr() as usize;
+        let Some(resident) = resident_bytes_at(start + (16 << 20)) else {
+            panic!("the table's mapping is in /proc/self/smaps");
+        };
+        assert!(resident >= 30 << 20, "resident {resident} bytes of 32 MiB");
+    }
+
     #[test]
     fn memory_is_zeroed_touched_without_change_and_released() {
         let Some(table) = TableMemory::<[AtomicU64; 8]>::new(100_000) else {
@@ -267,9 +339,11 @@ mod tests {
         assert_eq!(table.as_slice().as_ptr() as usize % LINE_BYTES, 0);
         table.as_slice()[0][0].store(5, Ordering::Relaxed);
         table.as_slice()[99_999][7].store(9, Ordering::Relaxed);
-        while !table.is_touched() {
-            std::thread::yield_now();
-        }
+        assert!(
+            table.wait_touched(std::time::Duration::from_secs(60)),
+            "6 MB are touched within a minute"
+        );
+        assert!(table.is_touched());
         assert_eq!(table.as_slice()[0][0].load(Ordering::Relaxed), 5);
         assert_eq!(table.as_slice()[99_999][7].load(Ordering::Relaxed), 9);
         assert!(table.as_slice()[1..99_999]
