@@ -515,8 +515,12 @@ impl Worker {
         if self.stopped {
             return true;
         }
-        // The first iteration always completes, so there is always a move to play.
-        let may_stop = self.iteration_depth > 1;
+        // There is always a move to play: the first iteration stops only once a root move has
+        // been searched in full (its line is the partial result). Waiting for the whole first
+        // iteration lost games on time: a new process's first search at 100 ms a move, its
+        // table's pages faulting on a busy machine, took 125 ms over its first 30 nodes
+        // (2026-12-07).
+        let may_stop = self.iteration_depth > 1 || self.partial.is_some();
         if self.nodes & self.check_mask != 0 {
             if may_stop && (sh.control.is_stopped() || sh.abort.load(Ordering::Relaxed)) {
                 self.stopped = true;

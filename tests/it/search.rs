@@ -347,6 +347,27 @@ fn a_search_stopped_inside_an_iteration_still_names_the_expected_reply() {
 }
 
 #[test]
+fn a_search_stopped_in_its_first_iteration_plays_the_first_root_move_searched_in_full() {
+    // Kiwipete, 48 legal moves: a stop that comes before the first iteration ends (a slow
+    // start: page faults on a busy machine) ends the search after its first root move, not
+    // after all 48, and that move is played.
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let whole = depth(&pos, 1);
+    let mut searcher = Searcher::new(16);
+    let control = SearchControl::new(false);
+    control.stop();
+    let result = searcher.search(&pos, &SearchLimits::depth(6), &control, &mut |_| {});
+    assert!(pos.legal_moves().contains(result.best_move));
+    assert_eq!(result.depth, 1);
+    assert!(
+        result.nodes < whole.nodes / 4,
+        "{} nodes of the first iteration's {}",
+        result.nodes,
+        whole.nodes
+    );
+}
+
+#[test]
 fn depth_and_node_limits_are_obeyed() {
     let pos = Position::startpos();
     let result = depth(&pos, 7);
