@@ -203,6 +203,7 @@ impl Engine {
         self.clear_pending = true;
         self.level_seed = mix(self.level_seed);
         self.apply_if_idle();
+        self.start_threads();
     }
 
     /// Seeds the playing levels' picks (for reproducible games and tests); every new game

@@ -183,6 +183,12 @@ impl Searcher {
         Ok(())
     }
 
+    /// Starts the thread that keeps the searches' hard time limit, if it does not run yet, so
+    /// that the first timed search does not wait for a new thread to be scheduled.
+    pub fn start_watchdog(&mut self) {
+        self.watchdog.start();
+    }
+
     /// Transposition table size in MiB.
     pub fn hash_size(&self) -> usize {
         self.hash_mb

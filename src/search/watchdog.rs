@@ -45,7 +45,8 @@ struct Post {
     live: AtomicU64,
 }
 
-/// A searcher's handle on its watchdog thread, which starts at the first timed search.
+/// A searcher's handle on its watchdog thread, which starts before the first timed search
+/// (see [`Watchdog::start`]) or at it.
 #[derive(Default)]
 pub(crate) struct Watchdog {
     post: Arc<Post>,
@@ -63,16 +64,8 @@ impl Watchdog {
         hard: Duration,
         abort: &Arc<AtomicBool>,
     ) {
-        if !self.running {
-            let post = Arc::clone(&self.post);
-            self.running = thread::Builder::new()
-                .name("betacut-watchdog".into())
-                .stack_size(STACK_BYTES)
-                .spawn(move || watch(&post))
-                .is_ok();
-            if !self.running {
-                return;
-            }
+        if !self.start() {
+            return;
         }
         self.generation += 1;
         let mut state = lock(&self.post.state);
@@ -85,6 +78,22 @@ impl Watchdog {
         self.post.live.store(self.generation, Ordering::Release);
         drop(state);
         self.post.wake.notify_one();
+    }
+
+    /// Starts the watchdog thread if it does not run yet; false if the system refuses. Started
+    /// before the first search (the engine's `isready` and new game), the thread waits parked:
+    /// a thread created as a search starts may be scheduled only after the running threads'
+    /// time slices on a loaded machine, late for a short search.
+    pub(crate) fn start(&mut self) -> bool {
+        if !self.running {
+            let post = Arc::clone(&self.post);
+            self.running = thread::Builder::new()
+                .name("betacut-watchdog".into())
+                .stack_size(STACK_BYTES)
+                .spawn(move || watch(&post))
+                .is_ok();
+        }
+        self.running
     }
 
     /// The search has ended: the watchdog forgets it at its next look. Nothing waits for the

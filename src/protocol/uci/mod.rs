@@ -159,7 +159,10 @@ impl Uci {
                 }
             }
             UciCommand::Debug(on) => self.debug.store(on, Ordering::Relaxed),
-            UciCommand::IsReady => self.out.line("readyok"),
+            UciCommand::IsReady => {
+                self.engine.ready();
+                self.out.line("readyok");
+            }
             UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref(), line),
             UciCommand::NewGame => {
                 self.finish_running();

@@ -376,6 +376,7 @@ impl Xboard {
                 if self.is_thinking() {
                     self.pending_pongs.push(n);
                 } else {
+                    self.engine.ready();
                     self.out.line(&format!("pong {n}"));
                 }
             }
