@@ -89,9 +89,7 @@ impl SearchThread {
             }
         }
     }
-}
 
-impl SearchThread {
     /// Starts the thread if none runs, and gives its inbox; `None` if the system refuses. The
     /// engine starts it before the first search (`isready`, a new game): on a loaded machine a
     /// newly created thread may wait for the running threads' time slices before it first

@@ -7,8 +7,9 @@
 //!   is first touched, so the table is usable at once;
 //! - **first touch**: a background thread writes to every page once (one word of it
 //!   compare-exchanged with its own value, which changes nothing the search threads read or
-//!   write), so the search seldom meets a page fault itself: on the 2-core KVM machine a fault of a 2 MiB page cost
-//!   up to a few milliseconds, and a fresh 11.8 GB table met one at nearly every node at first.
+//!   write), so the search seldom meets a page fault itself: on the 2-core KVM machine a fault
+//!   of a 2 MiB page cost up to a few milliseconds, and a fresh 11.8 GB table met one at nearly
+//!   every node at first.
 //!   Touching, unlike `MADV_POPULATE_WRITE`, does not hold the process's memory-map lock, which
 //!   every thread that starts or ends (a search does both) needs;
 //! - **release**: handing gigabytes of touched pages back to the system in one call holds that
@@ -182,8 +183,8 @@ fn start_touching(start: usize, bytes: usize) -> Option<Touching> {
 }
 
 /// Writes to every page of `[start, start + bytes)` once, without changing it: its first
-/// 8-byte word is written back unchanged ([`write_unchanged`]). Waits first for the tables released before it to be gone;
-/// stops when `cancel` is set.
+/// 8-byte word is written back unchanged ([`write_unchanged`]). Waits first for the tables
+/// released before it to be gone; stops when `cancel` is set.
 fn touch_pages(start: usize, bytes: usize, cancel: &AtomicBool) {
     while PENDING_RELEASES.load(Ordering::Acquire) > 0 {
         if cancel.load(Ordering::Relaxed) {

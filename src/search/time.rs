@@ -252,6 +252,20 @@ mod tests {
         }
     }
 
+    /// A game-long control (no moves to go) with `remaining` on the clock, the default 50 ms
+    /// move overhead.
+    fn game_long(remaining: Duration, increment: Duration) -> SearchLimits {
+        SearchLimits {
+            clock: Some(Clock {
+                remaining,
+                increment,
+                moves_to_go: None,
+            }),
+            move_overhead: Duration::from_millis(50),
+            ..SearchLimits::default()
+        }
+    }
+
     #[test]
     fn budgets_stay_inside_the_clock() {
         for (ms, inc, mtg) in [
@@ -375,15 +389,7 @@ mod tests {
     #[test]
     fn sudden_death_keeps_a_reserve_its_moves_cannot_drain() {
         let ms = Duration::from_millis;
-        let limits = |remaining: Duration| SearchLimits {
-            clock: Some(Clock {
-                remaining,
-                increment: Duration::ZERO,
-                moves_to_go: None,
-            }),
-            move_overhead: ms(50),
-            ..SearchLimits::default()
-        };
+        let limits = |remaining: Duration| game_long(remaining, Duration::ZERO);
         // 2+0 and 5+0 games of 150 moves, each move spending its whole hard limit and 1 ms
         // more (what the interface and the pipes take; fastchess saw about 1 ms a move in all
         // at the end of a 2+0 game): the clock never runs out, and at move 150 a third of the
@@ -416,15 +422,7 @@ mod tests {
     #[test]
     fn an_increment_below_the_overhead_is_spent_above_a_reserve_for_stalls() {
         let ms = Duration::from_millis;
-        let limits = |remaining: Duration| SearchLimits {
-            clock: Some(Clock {
-                remaining,
-                increment: ms(10),
-                moves_to_go: None,
-            }),
-            move_overhead: ms(50),
-            ..SearchLimits::default()
-        };
+        let limits = |remaining: Duration| game_long(remaining, ms(10));
         // 1+0.01 for 150 moves, each spending its whole hard limit and 2 ms more, then given
         // its 10 ms: the clock never falls under the overhead and 150 ms for a stall, and
         // after 60 moves it is nearly spent down to them (the game's 1.6 s are used).
