@@ -25,7 +25,8 @@
 # Environment: GENERATION [11]: the data's generation (10: gen8.bin's games of bb2deb1, seed
 # 4310; 11: gen10.bin's games of aa73cd7, seed 4311; 12: ft11f-a's games with a third
 # Chess960, the generator of 4dd91a8, seed 4320; 13 and 13-1500: gen11.bin's games of e69feb0 at
-# 3,000 and 1,500 soft nodes, seeds 4330 and 4331; nets/README.md, "Data manifest"), DATA
+# 3,000 and 1,500 soft nodes, seeds 4330 and 4331; 14: ft13k-j's games at 1,500 soft nodes by
+# the engine of 5cbfe80, seed 4340; nets/README.md, "Data manifest"), DATA
 # [~/betacut-data/genGENERATION], DATA_LANES (below), BIN [~/bin], SPSA [0] (1: the
 # SPSA run as well), SPSA_CORES [1]: the cores SPSA is pinned to, one game at a time on each
 # ("0,1": both cores, twice the iterations an hour; fixed-node games give the same results
@@ -57,7 +58,14 @@ case $GENERATION in
         generation_flags=(--chess960 0.17 --double-chess960 0.17) ;;
     13-1500) DATAGEN_COMMIT=e69feb0 DATAGEN_SEED=4331 SOFT_NODES=1500 HARD_NODES=7500
         generation_flags=(--chess960 0.17 --double-chess960 0.17) ;;
-    *) echo "long_jobs.sh: no generation $GENERATION (10, 11, 12, 13 or 13-1500)" >&2; exit 2 ;;
+    # Generation 14: the games of the candidate ft13k-j (4 king buckets, by --net) with the
+    # engine of 5cbfe80 (the search of Bench: 3221267), 13-1500's switches and nodes, seed 4340.
+    # At a fixed number of nodes the net's lower nps costs nothing; its held-out loss is 1.2 % to
+    # 2.8 % below gen11.bin's (nets README, "Data manifest: generation 14").
+    14) DATAGEN_COMMIT=5cbfe80 DATAGEN_SEED=4340 SOFT_NODES=1500 HARD_NODES=7500
+        generation_flags=(--chess960 0.17 --double-chess960 0.17
+            --net "$here/lab/nets/candidates/ft13k-j.bin") ;;
+    *) echo "long_jobs.sh: no generation $GENERATION (10, 11, 12, 13, 13-1500 or 14)" >&2; exit 2 ;;
 esac
 TUNE_COMMIT=a5aecf1
 # The generator is built for this machine's CPU (DATAGEN_NATIVE=1; 0: the portable build of
